@@ -1,0 +1,94 @@
+# pmustat build. Sources are discovered by folder (one folder per layer, see
+# shared DESIGN.md), so adding a file never means editing this Makefile.
+#
+#   make            build build/pmustat
+#   make check      install missing Debian packages, build, run unit + CLI tests,
+#                   then the same tests again under ASan+UBSan
+#   make asan       only the sanitizer build and its tests
+#   make demo       the main job
+#   make bench      benchmarks (not tests: ratios against baselines)
+#   make install PREFIX=/usr/local
+
+PREFIX  ?= /usr/local
+BUILD   ?= build
+CC      ?= cc
+OPT     ?= -O2
+SAN     ?=
+VERSION := 0.1.0
+CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -DPMUSTAT_VERSION=\"$(VERSION)\" -g $(OPT) -Wall -Wextra -Werror \
+	-Wno-missing-field-initializers -Wno-format-truncation -Isrc -Iinclude $(SAN)
+LDLIBS_BASE := -lpfm -ljansson -lm
+CFLAGS  ?=
+LDFLAGS ?=
+
+LIB_SRC   := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
+CLI_SRC   := $(sort $(wildcard src/cli/*.c))
+TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+INTERNAL  := $(BUILD)/libpmustat-internal.a
+PMUSTAT   := $(BUILD)/pmustat
+
+# Things built besides the tool (workloads, helper programs) add themselves
+# to EXTRA_BINS from their own fragment.
+EXTRA_BINS := $(BUILD)/jsonq
+-include $(sort $(wildcard workloads/*/build.mk))
+
+.PHONY: all deps check unit clitest asan demo bench install clean
+all: $(PMUSTAT) $(EXTRA_BINS)
+
+deps:
+	@sh scripts/install-deps.sh
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "CC $<"
+	@$(CC) $(CFLAGS_BASE) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(INTERNAL): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(PMUSTAT): $(CLI_OBJ) $(INTERNAL)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(INTERNAL) $(LDLIBS_BASE)
+
+$(BUILD)/tests/%: tests/unit/%.c $(INTERNAL)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(LDFLAGS) -MMD -MP -o $@ $< $(INTERNAL) -lcmocka $(LDLIBS_BASE)
+
+$(BUILD)/jsonq: tests/tools/jsonq.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(LDFLAGS) -o $@ $< -ljansson
+
+unit: $(TEST_BIN)
+	@sh tests/run-unit.sh $(TEST_BIN)
+
+clitest: $(PMUSTAT) $(EXTRA_BINS)
+	@PMUSTAT=$(abspath $(PMUSTAT)) BUILD=$(abspath $(BUILD)) sh tests/cli/run.sh
+
+check: deps
+	@$(MAKE) --no-print-directory unit clitest
+	@$(MAKE) --no-print-directory asan
+
+asan:
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \
+		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		unit clitest
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	$(PMUSTAT) demo
+
+bench: all
+	@sh bench/run.sh $(abspath $(PMUSTAT))
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(PMUSTAT) $(DESTDIR)$(PREFIX)/bin/pmustat
+	install -m 644 docs/pmustat.1 $(DESTDIR)$(PREFIX)/share/man/man1/pmustat.1
+
+clean:
+	rm -rf build build-asan
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d)

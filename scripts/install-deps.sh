@@ -1,0 +1,28 @@
+#!/bin/sh
+# Install the Debian packages pmustat needs to build and test, when missing.
+# As root this runs apt-get; otherwise it prints the exact command and fails,
+# because a build that silently lacks a dependency fails later and less clearly.
+set -u
+PKGS="gcc make pkg-config libpfm4-dev libjansson-dev libcmocka-dev valgrind"
+missing=""
+for p in $PKGS; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
+	case "$st" in
+	*"install ok installed"*) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ]; then
+	echo "pmustat: installing missing Debian packages:$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get install -y --no-install-recommends $missing >/dev/null ||
+	{ apt-get update >/dev/null && apt-get install -y --no-install-recommends $missing >/dev/null; } || {
+		echo "error: apt-get could not install:$missing" >&2
+		exit 1
+	}
+else
+	echo "error: missing Debian packages:$missing" >&2
+	echo "hint: run 'sudo apt-get install -y$missing', then run make again" >&2
+	exit 1
+fi

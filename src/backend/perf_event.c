@@ -1,0 +1,201 @@
+/*
+ * perf_event_open counting for one run. Counters are opened on the child
+ * between fork and exec (it waits on the go-pipe), disabled with
+ * enable_on_exec, so only the measured program is counted — not our fork
+ * path and not its wait for the go byte. inherit makes threads and child
+ * processes count too.
+ */
+#include "backend/perf_event.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "catalog/event_kind.h"
+#include "core/strbuf.h"
+#include "host/hostinfo.h"
+
+static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+			       int group_fd, unsigned long flags)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+static void attr_for_count(struct perf_event_attr *a, const struct event_spec *ev,
+			   int leader)
+{
+	*a = ev->attr;
+	a->size = sizeof(*a);
+	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	a->inherit = 1;
+	/* Members follow their leader's enable state; only leaders start
+	 * disabled and wait for exec. */
+	a->disabled = leader;
+	a->enable_on_exec = leader;
+}
+
+size_t perf_set_open(struct perf_set *s, const struct event_spec *evs, const size_t *group,
+		     size_t n, pid_t pid)
+{
+	size_t opened = 0;
+
+	s->n = n;
+	s->c = xcalloc(n ? n : 1, sizeof(*s->c));
+	for (size_t i = 0; i < n; i++) {
+		struct perf_event_attr a;
+		size_t lead = group ? group[i] : i;
+		int group_fd = -1;
+
+		s->c[i].ev = &evs[i];
+		s->c[i].fd = -1;
+		if (lead != i) {
+			group_fd = s->c[lead].fd;
+			if (group_fd < 0) {
+				/* Without its leader a member would count
+				 * alone and unsynchronised: refuse. */
+				s->c[i].open_errno = s->c[lead].open_errno;
+				continue;
+			}
+		}
+		attr_for_count(&a, &evs[i], lead == i);
+		s->c[i].fd = sys_perf_event_open(&a, pid, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
+		if (s->c[i].fd < 0)
+			s->c[i].open_errno = errno;
+		else
+			opened++;
+	}
+	return opened;
+}
+
+int perf_set_read(const struct perf_set *s, size_t i, struct perf_reading *r,
+		  struct error *err)
+{
+	uint64_t buf[3];
+	ssize_t got;
+
+	if (i >= s->n || s->c[i].fd < 0)
+		return error_set(err, ERR_RUNTIME, "counter '%s' is not open",
+				 i < s->n ? s->c[i].ev->name : "?");
+	got = read(s->c[i].fd, buf, sizeof(buf));
+	if (got != (ssize_t)sizeof(buf))
+		return error_set(err, ERR_RUNTIME, "cannot read counter '%s': %s",
+				 s->c[i].ev->name, got < 0 ? strerror(errno) : "short read");
+	r->value = buf[0];
+	r->enabled = buf[1];
+	r->running = buf[2];
+	return 0;
+}
+
+void perf_set_release(struct perf_set *s)
+{
+	/* Close members before leaders: closing a leader first would promote
+	 * its members to singletons for no benefit. */
+	for (size_t i = s->n; i-- > 0;)
+		if (s->c[i].fd >= 0)
+			close(s->c[i].fd);
+	free(s->c);
+	s->c = NULL;
+	s->n = 0;
+}
+
+int perf_probe(const struct event_spec *ev, struct error *err)
+{
+	struct perf_event_attr a = ev->attr;
+	int fd;
+
+	a.size = sizeof(a);
+	a.disabled = 1;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	a.inherit = 1;
+	fd = sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	perf_open_strerror(ev, errno, err);
+	return -1;
+}
+
+int perf_kernel_excluded(void)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.disabled = 1;
+	fd = sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return errno == EACCES || errno == EPERM;
+}
+
+static void strerror_no_pmu(const struct event_spec *ev, struct error *err)
+{
+	struct hostinfo h;
+
+	hostinfo_read(&h);
+	if (h.hypervisor == 1)
+		error_set(err, ERR_RUNTIME,
+			  "'%s' not counted: this host has no hardware PMU "
+			  "(virtual machine without a virtual PMU)", ev->name);
+	else
+		error_set(err, ERR_RUNTIME,
+			  "'%s' not counted: this host has no hardware PMU "
+			  "(the kernel does not support this CPU's PMU)", ev->name);
+	error_hint(err, "see 'pmustat doctor'; software events, call counters and "
+			"'--backend sim' still work");
+}
+
+void perf_open_strerror(const struct event_spec *ev, int errnum, struct error *err)
+{
+	struct hostinfo h;
+
+	switch (errnum) {
+	case ENOENT:
+	case EOPNOTSUPP:
+	case ENODEV:
+		if (event_needs_core_pmu(ev)) {
+			hostinfo_read(&h);
+			if (!h.hw_pmu) {
+				strerror_no_pmu(ev, err);
+				return;
+			}
+		}
+		error_set(err, ERR_RUNTIME, "'%s' not counted: the kernel does not support "
+			  "this event on PMU '%s' (%s)", ev->name, ev->pmu, strerror(errnum));
+		error_hint(err, "see 'pmustat list' for the events usable here");
+		return;
+	case EACCES:
+	case EPERM:
+		error_set(err, ERR_RUNTIME, "'%s' not counted: permission denied", ev->name);
+		error_hint(err, "lower kernel.perf_event_paranoid (sysctl "
+				"kernel.perf_event_paranoid=1), or grant CAP_PERFMON");
+		return;
+	case EINVAL:
+		if (ev->uncore) {
+			error_set(err, ERR_RUNTIME, "'%s' not counted: PMU '%s' counts "
+				  "system-wide only, not per process", ev->name, ev->pmu);
+			error_hint(err, "see 'pmustat explain %s' for a per-process proxy",
+				   ev->name);
+			return;
+		}
+		error_set(err, ERR_RUNTIME, "'%s' not counted: the kernel rejected its "
+			  "encoding (EINVAL)", ev->name);
+		error_hint(err, "check the event's terms against 'pmustat list --events'");
+		return;
+	case EMFILE:
+		error_set(err, ERR_RUNTIME, "'%s' not counted: too many open files", ev->name);
+		error_hint(err, "raise the limit with 'ulimit -n'");
+		return;
+	default:
+		error_set(err, ERR_RUNTIME, "'%s' not counted: %s", ev->name, strerror(errnum));
+		error_hint(err, "see 'pmustat doctor'");
+	}
+}

@@ -1,0 +1,67 @@
+/*
+ * The perf_event_open backend: opens the counters of one run on a child that
+ * has not exec'd yet (disabled, enable_on_exec, inherit), reads them with
+ * TOTAL_TIME_ENABLED/TOTAL_TIME_RUNNING so that multiplexing is always
+ * visible, and explains open failures in words a user can act on.
+ *
+ * Invariants: an event that fails to open never stops the others; a counter
+ * set owns its fds and closes them on release.
+ */
+#ifndef PMU_BACKEND_PERF_EVENT_H
+#define PMU_BACKEND_PERF_EVENT_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "catalog/event.h"
+#include "core/error.h"
+
+struct perf_reading {
+	uint64_t value;		/* raw count (not scaled) */
+	uint64_t enabled;	/* time_enabled, ns */
+	uint64_t running;	/* time_running, ns */
+};
+
+struct perf_counter {
+	const struct event_spec *ev;
+	int fd;			/* -1 when not open */
+	int open_errno;		/* why it did not open (0 if open) */
+};
+
+struct perf_set {
+	struct perf_counter *c;
+	size_t n;
+};
+
+/*
+ * Open evs[i] for process pid (group[i] = index of its group leader in evs,
+ * or i for a leader; group may be NULL: every event alone). Counters start
+ * disabled and are enabled by the kernel when pid execs. Returns the number
+ * of counters opened; failures are kept per counter in open_errno.
+ */
+size_t perf_set_open(struct perf_set *s, const struct event_spec *evs, const size_t *group,
+		     size_t n, pid_t pid);
+
+/* Read counter i; -1 (with err) if it is not open or the read fails. */
+int perf_set_read(const struct perf_set *s, size_t i, struct perf_reading *r,
+		  struct error *err);
+
+void perf_set_release(struct perf_set *s);
+
+/*
+ * Can this event be opened here at all? Opens it on the calling process,
+ * disabled, and closes it again. Returns 0 or -1 with err explaining why not
+ * (no hardware PMU, permissions, unknown to the kernel, ...).
+ */
+int perf_probe(const struct event_spec *ev, struct error *err);
+
+/*
+ * Does counting kernel-mode activity require privileges this process lacks?
+ * Probes task-clock with the kernel included. 1 = kernel must be excluded.
+ */
+int perf_kernel_excluded(void);
+
+/* Describe an open failure of ev with errnum as message + hint. */
+void perf_open_strerror(const struct event_spec *ev, int errnum, struct error *err);
+
+#endif

@@ -1,0 +1,572 @@
+/*
+ * The measuring session (see campaign.h). This file wires the layers
+ * together — catalog (parse), plan (group), backend (probe), run (spawn and
+ * count), report (record and persist) — and holds the policy a user sees:
+ * which failures stop a campaign, and which become notes.
+ */
+#include "cli/campaign.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend/perf_event.h"
+#include "core/strbuf.h"
+#include "core/suggest.h"
+#include "plan/groups.h"
+#include "report/json.h"
+#include "run/measure.h"
+#include "run/schedule.h"
+
+/* Process metrics: always measured, they cost nothing extra (wait4 + clock). */
+static const struct { const char *name, *unit; enum metric_source src; } process_metrics[] = {
+	{ "wall-time", "ns", MSRC_CLOCK },
+	{ "user-time", "ns", MSRC_RUSAGE },
+	{ "sys-time", "ns", MSRC_RUSAGE },
+	{ "max-rss", "KiB", MSRC_RUSAGE },
+};
+#define NPROCESS (sizeof(process_metrics) / sizeof(process_metrics[0]))
+
+static const char default_events[] =
+	"task-clock,page-faults,context-switches,cpu-migrations,"
+	"cycles,instructions,branches,branch-misses";
+
+extern char **environ;
+
+int campaign_init(struct campaign *c, const struct campaign_opts *o, const char *command,
+		  struct error *err)
+{
+	memset(c, 0, sizeof(*c));
+	c->o = o;
+	c->sw.fd = -1;
+	result_init(&c->res, command);
+	hostinfo_read(&c->res.host);
+	c->res.seed = o->seed;
+	c->res.repeat = o->repeat;
+	c->res.warmup = o->warmup;
+	c->res.timeout_s = o->timeout_s;
+	return sysfs_model_load(&c->model, NULL, err);
+}
+
+void campaign_release(struct campaign *c)
+{
+	for (size_t i = 0; i < c->nevents; i++)
+		event_spec_release(&c->events[i]);
+	free(c->events);
+	free(c->event_metric);
+	free(c->group);
+	free(c->failure_stderr);
+	if (c->csv.f)
+		csv_close(&c->csv, NULL);
+	if (c->sw.fd >= 0)
+		sigwatch_release(&c->sw);
+	sysfs_model_release(&c->model);
+	result_release(&c->res);
+}
+
+void campaign_add_variant(struct campaign *c, const char *name, char *const *argv)
+{
+	result_add_variant(&c->res, name, argv);
+}
+
+/* -m names this version resolves itself: presets and the process metrics;
+ * anything else must be a kernel generic or software event name. */
+static int metric_to_events(const char *metrics, struct strbuf *events, struct error *err)
+{
+	char **items;
+	int n = event_list_split(metrics, &items, err);
+
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		const char *m = items[i];
+		int is_process = 0;
+
+		for (size_t k = 0; k < NPROCESS; k++)
+			is_process |= !strcmp(m, process_metrics[k].name);
+		if (is_process)
+			continue;
+		if (events->len)
+			strbuf_addch(events, ',');
+		strbuf_adds(events, !strcmp(m, "default") ? default_events : m);
+	}
+	event_list_free(items);
+	return 0;
+}
+
+static void plan_process_metrics(struct campaign *c)
+{
+	for (size_t k = 0; k < NPROCESS; k++)
+		result_add_metric(&c->res, process_metrics[k].name, process_metrics[k].unit,
+				  process_metrics[k].src);
+}
+
+/* The kernel's clocks count nanoseconds; keep them in ns (scale 1) so they
+ * share the auto-scaled time display of wall-time, rather than perf's fixed
+ * msec. Other events keep their sysfs scale and unit. */
+static int is_clock_event(const struct event_spec *ev)
+{
+	return ev->attr.type == PERF_TYPE_SOFTWARE &&
+	       (ev->attr.config == PERF_COUNT_SW_TASK_CLOCK ||
+		ev->attr.config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+static struct result_metric *add_event_metric(struct campaign *c, const struct event_spec *ev)
+{
+	int clock = is_clock_event(ev);
+	struct result_metric *m = result_add_metric(&c->res, ev->name, clock ? "ns" : ev->unit,
+						    MSRC_PERF);
+
+	m->pmu = xstrdup(ev->pmu);
+	m->type = ev->attr.type;
+	m->config = ev->attr.config;
+	m->config1 = ev->attr.config1;
+	m->config2 = ev->attr.config2;
+	m->scale = !clock && ev->scale > 0 ? ev->scale : 1.0;
+	return m;
+}
+
+/* Keep a counted event; the spec's ownership moves into the campaign. */
+static void keep_event(struct campaign *c, struct event_spec *ev, size_t metric)
+{
+	ALLOC_GROW(c->events, c->nevents + 1, c->events_alloc);
+	c->event_metric = xrealloc(c->event_metric, c->events_alloc * sizeof(size_t));
+	c->events[c->nevents] = *ev;
+	c->event_metric[c->nevents++] = metric;
+}
+
+/* "'cycles' not counted: no PMU" -> "no PMU": the metric's name is shown
+ * next to its reason anyway. */
+static const char *reason_of(const char *msg)
+{
+	const char *p = strstr(msg, " not counted: ");
+
+	return p ? p + strlen(" not counted: ") : msg;
+}
+
+/* One note per distinct reason, naming every metric it applies to, so four
+ * hardware events missing for one cause read as one line, not four. */
+static void note_unavailable(struct campaign *c)
+{
+	size_t n = c->res.nmetrics;
+	char *done = xcalloc(n ? n : 1, 1);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct result_metric *m = &c->res.metrics[i];
+		struct strbuf names = STRBUF_INIT;
+
+		if (m->available || done[i])
+			continue;
+		for (size_t j = i; j < n; j++) {
+			const struct result_metric *o = &c->res.metrics[j];
+
+			if (o->available || done[j] || strcmp(o->reason, m->reason))
+				continue;
+			done[j] = 1;
+			strbuf_addf(&names, "%s%s", names.len ? ", " : "", o->name);
+		}
+		result_add_note(&c->res, NOTE_NOTE, m->name, m->hint, "%s: not counted — %s",
+				names.buf, m->reason);
+		strbuf_release(&names);
+	}
+	free(done);
+}
+
+static int plan_one_event(struct campaign *c, const char *s, int exclude_kernel,
+			  struct error *err)
+{
+	struct event_spec ev;
+	struct result_metric *m;
+	struct error why;
+
+	if (event_parse(&c->model, s, &ev, err))
+		return -1;
+	if (result_metric_index(&c->res, ev.name) >= 0) {
+		error_set(err, ERR_USAGE, "event '%s' is listed twice", ev.name);
+		event_spec_release(&ev);
+		return error_hint(err, "list each event once in -e/-m");
+	}
+	if (exclude_kernel) {
+		ev.attr.exclude_kernel = 1;
+		ev.attr.exclude_hv = 1;
+	}
+	m = add_event_metric(c, &ev);
+	error_clear(&why);
+	if (perf_probe(&ev, &why)) {
+		m->available = 0;
+		m->reason = xstrdup(reason_of(why.msg));
+		m->hint = why.hint[0] ? xstrdup(why.hint) : NULL;
+		event_spec_release(&ev);
+		return 0;
+	}
+	keep_event(c, &ev, c->res.nmetrics - 1);
+	return 0;
+}
+
+int campaign_plan(struct campaign *c, struct error *err)
+{
+	struct strbuf list = STRBUF_INIT;
+	char **items = NULL;
+	int n, exclude_kernel = perf_kernel_excluded(), rc = -1;
+
+	plan_process_metrics(c);
+	if (c->o->events)
+		strbuf_adds(&list, c->o->events);
+	if (c->o->metrics && metric_to_events(c->o->metrics, &list, err))
+		goto out;
+	if (!c->o->events && !c->o->metrics)
+		strbuf_adds(&list, default_events);
+	n = list.len ? event_list_split(list.buf, &items, err) : 0;
+	if (n < 0)
+		goto out;
+	for (int i = 0; i < n; i++)
+		if (plan_one_event(c, items[i], exclude_kernel, err))
+			goto out;
+	c->group = xcalloc(c->nevents ? c->nevents : 1, sizeof(size_t));
+	plan_groups(c->events, c->nevents, c->group);
+	for (size_t i = 0; i < c->nevents; i++)
+		c->res.metrics[c->event_metric[i]].group = (int)c->group[i];
+	c->res.kernel_excluded = exclude_kernel;
+	if (exclude_kernel && c->nevents)
+		result_add_note(&c->res, NOTE_NOTE, NULL,
+				"run as root, or 'sysctl kernel.perf_event_paranoid=1'",
+				"counters count user space only: kernel.perf_event_paranoid=%d "
+				"forbids kernel counting for this user", c->res.host.paranoid);
+	note_unavailable(c);
+	rc = 0;
+out:
+	event_list_free(items);
+	strbuf_release(&list);
+	return rc;
+}
+
+/* Fail before running anything when an output cannot be written: finding out
+ * after a ten-minute campaign would lose it. */
+static int check_writable(const char *path, const char *opt, struct error *err)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	FILE *f;
+
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	strbuf_addf(&tmp, "%s.tmp", path);
+	f = fopen(tmp.buf, "w");
+	if (!f) {
+		error_set(err, ERR_USAGE, "cannot write '%s': %s", path, strerror(errno));
+		error_hint(err, "choose a writable path for %s", opt);
+		strbuf_release(&tmp);
+		return -1;
+	}
+	fclose(f);
+	unlink(tmp.buf);
+	strbuf_release(&tmp);
+	return 0;
+}
+
+int campaign_check(struct campaign *c, struct error *err)
+{
+	for (size_t v = 0; v < c->res.nvariants; v++)
+		if (spawn_check_program(c->res.variants[v].argv[0], err))
+			return -1;
+	if (check_writable(c->o->json_path, "-o/--output", err))
+		return -1;
+	if (c->o->csv_path && csv_open(&c->csv, c->o->csv_path, err))
+		return -1;
+	return 0;
+}
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000u + (uint64_t)tv->tv_usec * 1000u;
+}
+
+static double now_epoch(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void set_value(struct result_run *run, const struct result *r, const char *name,
+		      double value)
+{
+	int m = result_metric_index(r, name);
+
+	if (m >= 0) {
+		run->values[m].valid = 1;
+		run->values[m].value = value;
+	}
+}
+
+static enum run_status status_of(const struct spawn_result *sp)
+{
+	switch (sp->outcome) {
+	case SPAWN_EXITED:
+		return sp->status ? RUN_FAILED : RUN_OK;
+	case SPAWN_SIGNALED:
+		return RUN_SIGNALED;
+	case SPAWN_TIMEOUT:
+		return RUN_TIMEOUT;
+	case SPAWN_INTERRUPTED:
+		return RUN_INTERRUPTED;
+	default:
+		return RUN_EXEC_FAILED;
+	}
+}
+
+static struct result_run *record_run(struct campaign *c, const struct sched_slot *slot,
+				     double start, const struct measure_outcome *out)
+{
+	struct result_run *run = result_add_run(&c->res);
+	const struct spawn_result *sp = &out->sp;
+
+	run->variant = slot->variant;
+	run->block = slot->block;
+	run->position = slot->position;
+	run->group = slot->group;
+	run->warmup = slot->warmup;
+	run->env_pad = slot->env_pad;
+	run->start_time = start;
+	run->status = status_of(sp);
+	if (run->status == RUN_OK || run->status == RUN_FAILED)
+		run->exit_code = sp->status;
+	else if (run->status == RUN_EXEC_FAILED)
+		run->exec_errno = sp->status;
+	else
+		run->signal = sp->status;
+	if (run->status == RUN_EXEC_FAILED)
+		return run;
+	set_value(run, &c->res, "wall-time", (double)sp->wall_ns);
+	set_value(run, &c->res, "user-time", (double)tv_ns(&sp->ru.ru_utime));
+	set_value(run, &c->res, "sys-time", (double)tv_ns(&sp->ru.ru_stime));
+	set_value(run, &c->res, "max-rss", (double)sp->ru.ru_maxrss);
+	for (size_t i = 0; i < c->nevents; i++) {
+		struct result_value *v = &run->values[c->event_metric[i]];
+
+		if (!out->read_ok[i])
+			continue;
+		v->valid = 1;
+		v->value = (double)out->readings[i].value;
+		v->enabled = out->readings[i].enabled;
+		v->running = out->readings[i].running;
+	}
+	return run;
+}
+
+/* Padding for layout-bias control (STATS.md (e)): one extra variable whose
+ * size changes the initial stack position. */
+static char **padded_env(size_t pad)
+{
+	size_t n = 0;
+	char **env;
+	char *var;
+
+	while (environ[n])
+		n++;
+	env = xcalloc(n + 2, sizeof(char *));
+	memcpy(env, environ, n * sizeof(char *));
+	var = xmalloc(pad + sizeof("PMUSTAT_PAD="));
+	memcpy(var, "PMUSTAT_PAD=", 12);
+	memset(var + 12, 'x', pad);
+	var[12 + pad] = '\0';
+	env[n] = var;
+	return env;
+}
+
+static void free_padded_env(char **env)
+{
+	size_t n = 0;
+
+	if (!env)
+		return;
+	while (env[n])
+		n++;
+	free(env[n - 1]);	/* the padding variable, appended last */
+	free(env);
+}
+
+static void command_line(const struct result_variant *v, struct strbuf *sb)
+{
+	for (char **a = v->argv; *a; a++)
+		strbuf_addf(sb, "%s%s", a == v->argv ? "" : " ", *a);
+}
+
+static int run_failure(struct campaign *c, const struct result_run *run,
+		       const struct measure_outcome *out, struct error *err)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	unsigned total = c->o->repeat + c->o->warmup;
+	int ordinal = run->index + 1;
+
+	command_line(&c->res.variants[run->variant], &cmd);
+	switch (run->status) {
+	case RUN_EXEC_FAILED:
+		error_set(err, ERR_RUNTIME, "cannot run '%s': %s",
+			  c->res.variants[run->variant].argv[0], strerror(run->exec_errno));
+		error_hint(err, "check the program's path and permissions");
+		break;
+	case RUN_FAILED:
+		error_set(err, ERR_RUNTIME, "run %d of %u: '%s' exited with status %d",
+			  ordinal, total * (unsigned)c->res.nvariants, cmd.buf, run->exit_code);
+		error_hint(err, "use -i/--ignore-failure to measure a failing command anyway");
+		break;
+	case RUN_SIGNALED:
+		error_set(err, ERR_RUNTIME, "run %d of %u: '%s' was killed by signal %d (%s)",
+			  ordinal, total * (unsigned)c->res.nvariants, cmd.buf, run->signal,
+			  strsignal(run->signal));
+		error_hint(err, "use -i/--ignore-failure to keep going past failing runs");
+		break;
+	case RUN_TIMEOUT:
+		error_set(err, ERR_RUNTIME, "run %d of %u: '%s' timed out after %g s; its "
+			  "process group was killed", ordinal,
+			  total * (unsigned)c->res.nvariants, cmd.buf, c->o->timeout_s);
+		error_hint(err, "raise --timeout, or use -i to leave timed-out runs out");
+		break;
+	default:
+		break;
+	}
+	c->res.stop_reason = xstrdup(err->msg);
+	if (out->stderr_tail && *out->stderr_tail)
+		c->failure_stderr = xstrdup(out->stderr_tail);
+	strbuf_release(&cmd);
+	return -1;
+}
+
+static int persist_run(struct campaign *c, const struct result_run *run, struct error *err)
+{
+	if (c->csv.f && csv_write_run(&c->csv, &c->res, run, err))
+		return -1;
+	if (c->o->json_path && strcmp(c->o->json_path, "-"))
+		return report_json_write(&c->res, c->o->json_path, err);
+	return 0;
+}
+
+static void progress(const struct campaign *c, size_t done, size_t total)
+{
+	if (c->o->quiet || !isatty(STDERR_FILENO))
+		return;
+	fprintf(stderr, "\rpmustat: run %zu/%zu", done, total);
+	if (done == total)
+		fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
+static int run_slot(struct campaign *c, const struct sched_slot *slot, struct error *err)
+{
+	struct measure_spec spec = { 0 };
+	struct measure_outcome out;
+	struct result_run *run;
+	char **env = slot->env_pad ? padded_env(slot->env_pad) : NULL;
+	double start = now_epoch();
+	int rc;
+
+	spec.argv = c->res.variants[slot->variant].argv;
+	spec.envp = env;
+	spec.show_output = c->o->show_output;
+	spec.timeout_s = c->o->timeout_s;
+	spec.events = c->events;
+	spec.group = c->group;
+	spec.nevents = c->nevents;
+	rc = measure_run(&spec, &c->sw, &out, err);
+	free_padded_env(env);
+	if (rc == 0) {
+		run = record_run(c, slot, start, &out);
+		rc = persist_run(c, run, err);
+		if (!rc && run->status == RUN_EXEC_FAILED)
+			rc = run_failure(c, run, &out, err);
+		else if (!rc && !c->o->ignore_failure && run->status != RUN_OK &&
+			 run->status != RUN_INTERRUPTED)
+			rc = run_failure(c, run, &out, err);
+	}
+	measure_outcome_release(&out);
+	return rc;
+}
+
+static void note_ignored_failures(struct campaign *c)
+{
+	size_t failed = 0, signaled = 0, timeout = 0, measured = 0;
+
+	for (size_t i = 0; i < c->res.nruns; i++) {
+		const struct result_run *run = &c->res.runs[i];
+
+		if (run->warmup)
+			continue;
+		measured++;
+		failed += run->status == RUN_FAILED;
+		signaled += run->status == RUN_SIGNALED;
+		timeout += run->status == RUN_TIMEOUT;
+	}
+	if (failed)
+		result_add_note(&c->res, NOTE_WARNING, NULL, NULL,
+				"%zu of %zu runs exited with a non-zero status: kept in the "
+				"statistics (-i)", failed, measured);
+	if (signaled)
+		result_add_note(&c->res, NOTE_WARNING, NULL, NULL,
+				"%zu of %zu runs were killed by a signal: left out of the "
+				"statistics (-i)", signaled, measured);
+	if (timeout)
+		result_add_note(&c->res, NOTE_WARNING, NULL, NULL,
+				"%zu of %zu runs timed out after %g s: left out of the "
+				"statistics (-i)", timeout, measured, c->o->timeout_s);
+}
+
+int campaign_run(struct campaign *c, struct error *err)
+{
+	struct schedule sched;
+	struct sched_slot slots[64];
+	unsigned nblocks = c->o->warmup + c->o->repeat;
+	int nvar = (int)c->res.nvariants;
+	size_t total = (size_t)nblocks * (size_t)nvar, done = 0;
+	int rc = 0;
+
+	if (sigwatch_init(&c->sw, err))
+		return -1;
+	schedule_init(&sched, c->o->seed, nvar, 1, c->o->warmup, c->o->env_pad_max,
+		      c->o->shuffle);
+	for (unsigned b = 0; b < nblocks && !rc; b++) {
+		schedule_block(&sched, (int)b, slots);
+		for (int i = 0; i < nvar && !rc; i++) {
+			sigwatch_poll(&c->sw);
+			if (c->sw.stop_signal)
+				break;
+			rc = run_slot(c, &slots[i], err);
+			progress(c, ++done, total);
+		}
+		if (c->sw.stop_signal)
+			break;
+	}
+	if (c->sw.stop_signal) {
+		size_t finished = 0;
+
+		for (size_t i = 0; i < c->res.nruns; i++)
+			finished += c->res.runs[i].status != RUN_INTERRUPTED;
+		c->res.interrupted = 1;
+		free(c->res.stop_reason);
+		c->res.stop_reason = xstrdup(c->sw.stop_signal == SIGINT ? "interrupted by SIGINT"
+									  : "interrupted by SIGTERM");
+		result_add_note(&c->res, NOTE_WARNING, NULL, NULL,
+				"%s after %zu of %zu runs: the statistics use the runs that "
+				"finished", c->res.stop_reason, finished, total);
+	}
+	if (c->o->ignore_failure)
+		note_ignored_failures(c);
+	if (!rc && !c->res.stop_reason)
+		c->res.stop_reason = xstrdup("all runs done");
+	/* Signals stay blocked until campaign_release: a second Ctrl-C while the
+	 * outputs are written must not cut them short. */
+	return rc;
+}
+
+int campaign_finish(struct campaign *c, struct error *err)
+{
+	c->res.complete = 1;
+	if (c->csv.f && csv_close(&c->csv, err))
+		return -1;
+	if (c->o->json_path && strcmp(c->o->json_path, "-"))
+		return report_json_write(&c->res, c->o->json_path, err);
+	return 0;
+}

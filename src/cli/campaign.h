@@ -1,0 +1,70 @@
+/*
+ * The measuring session shared by `stat`, `compare` and `demo`: turn the
+ * requested metrics/events into a result skeleton and a counter list, check
+ * them against the host (every unavailable counter becomes a visible note,
+ * never a silent drop), check outputs before anything runs, then run the
+ * schedule, recording and persisting each run as it finishes.
+ */
+#ifndef PMU_CLI_CAMPAIGN_H
+#define PMU_CLI_CAMPAIGN_H
+
+#include "catalog/event.h"
+#include "host/sysfs.h"
+#include "report/csv.h"
+#include "report/result.h"
+#include "run/sigwatch.h"
+
+struct campaign_opts {
+	const char *events;	/* -e list, or NULL */
+	const char *metrics;	/* -m list, or NULL */
+	unsigned repeat;	/* measured blocks */
+	unsigned warmup;	/* warm-up blocks */
+	double timeout_s;
+	int show_output;
+	int ignore_failure;
+	int quiet;
+	const char *json_path;
+	const char *csv_path;
+	uint64_t seed;
+	size_t env_pad_max;
+	int shuffle;
+};
+
+struct campaign {
+	const struct campaign_opts *o;
+	struct result res;
+	struct sysfs_model model;
+	struct event_spec *events;	/* perf events counted each run */
+	size_t *event_metric;		/* result metric index of each event */
+	size_t *group;			/* group leader index of each event */
+	size_t nevents, events_alloc;
+	struct csv_writer csv;
+	struct sigwatch sw;
+	char *failure_stderr;		/* stderr tail of the run that stopped us */
+};
+
+int campaign_init(struct campaign *c, const struct campaign_opts *o, const char *command,
+		  struct error *err);
+void campaign_release(struct campaign *c);
+
+/* Add a variant to run (argv is copied). */
+void campaign_add_variant(struct campaign *c, const char *name, char *const *argv);
+
+/* Build the metric list and the counters, probe them, note what is unavailable. */
+int campaign_plan(struct campaign *c, struct error *err);
+
+/* Check the programs can be run and the outputs written, before any run. */
+int campaign_check(struct campaign *c, struct error *err);
+
+/*
+ * Run the schedule. Returns 0 when all runs finished; -1 with err when a run
+ * failed (unless ignore_failure) or could not be executed; the result then
+ * holds every run that finished, and has been written to the outputs.
+ * c->res.interrupted is set when a SIGINT/SIGTERM stopped it.
+ */
+int campaign_run(struct campaign *c, struct error *err);
+
+/* Write the final outputs (JSON); CSV rows are already written. */
+int campaign_finish(struct campaign *c, struct error *err);
+
+#endif

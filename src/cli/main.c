@@ -1,0 +1,118 @@
+/*
+ * pmustat's entry point: one table of subcommands, each a cmd_<name>() in its
+ * own file. main() only dispatches, and checks once at exit that everything
+ * written to stdout really got out (a full disk or closed pipe is an error,
+ * not a silent truncation).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "core/suggest.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "stat", cmd_stat, "count one command over repeated runs" },
+	{ "demo", cmd_demo, "the built-in workload, measured (the main job of 'make demo')" },
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+int cli_error(const struct error *err)
+{
+	fprintf(stderr, "error: %s\n", err->msg);
+	if (err->hint[0])
+		fprintf(stderr, "hint: %s\n", err->hint);
+	return error_exit_code(err);
+}
+
+int cli_stdout_is_tty(void)
+{
+	return isatty(STDOUT_FILENO);
+}
+
+int cli_parse(int argc, const char **argv, const struct option *opts, const char *usage,
+	      int flags, int *next, const int *help_flag)
+{
+	struct error err;
+
+	error_clear(&err);
+	*next = parse_options(argc, argv, opts, flags, &err);
+	if (*next < 0) {
+		cli_error(&err);
+		return -1;
+	}
+	if (help_flag && *help_flag) {
+		char *u = parse_options_usage(usage, opts);
+
+		fputs(u, stdout);
+		free(u);
+		return 1;
+	}
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: pmustat <command> [options] [-- command...]\n\n"
+		   "commands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'pmustat <command> -h' shows a command's options.\n");
+}
+
+static int unknown_command(const char *name)
+{
+	const char *names[NCOMMANDS];
+	const char *best;
+
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		names[i] = commands[i].name;
+	fprintf(stderr, "error: unknown command '%s'\n", name);
+	best = suggest_best(name, names, NCOMMANDS);
+	if (best)
+		fprintf(stderr, "hint: did you mean 'pmustat %s'?\n", best);
+	else
+		fprintf(stderr, "hint: run 'pmustat --help' for the list of commands\n");
+	return PMU_EXIT_USAGE;
+}
+
+/* Report a failure to write stdout once, at exit, as git does. */
+static int finish_stdout(int rc)
+{
+	if (fflush(stdout) || ferror(stdout) || (fclose(stdout) && errno != EBADF)) {
+		if (errno == EPIPE)
+			return rc;
+		fprintf(stderr, "error: cannot write to standard output: %s\n",
+			strerror(errno ? errno : EIO));
+		return rc ? rc : PMU_EXIT_RUNTIME;
+	}
+	return rc;
+}
+
+int main(int argc, const char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return PMU_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return finish_stdout(0);
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("pmustat %s\n", PMUSTAT_VERSION);
+		return finish_stdout(0);
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return finish_stdout(commands[i].fn(argc - 2, argv + 2));
+	return unknown_command(argv[1]);
+}

@@ -1,0 +1,51 @@
+/*
+ * A growable, always NUL-terminated byte string (after git's strbuf). Used
+ * wherever a string is assembled piecewise; allocation failure aborts via
+ * xmalloc, since a tool that cannot allocate a few bytes has nothing useful
+ * left to do.
+ */
+#ifndef PMU_CORE_STRBUF_H
+#define PMU_CORE_STRBUF_H
+
+#include <stddef.h>
+
+struct strbuf {
+	char *buf;	/* never NULL after init; buf[len] == '\0' */
+	size_t len;
+	size_t alloc;
+};
+
+#define STRBUF_INIT { NULL, 0, 0 }
+
+void strbuf_init(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_adds(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, char c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Give up ownership of the buffer; sb is re-initialised. */
+char *strbuf_detach(struct strbuf *sb);
+
+/* Allocation that never returns NULL. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+/* Grow an array to hold at least `need` elements (amortised doubling). */
+#define ALLOC_GROW(arr, need, alloc)                                          \
+	do {                                                                  \
+		if ((size_t)(need) > (alloc)) {                               \
+			size_t n_ = (alloc) ? (alloc) * 2 : 8;                \
+			while (n_ < (size_t)(need))                           \
+				n_ *= 2;                                      \
+			(arr) = xrealloc((arr), n_ * sizeof(*(arr)));         \
+			(alloc) = n_;                                         \
+		}                                                             \
+	} while (0)
+
+#endif

@@ -1,0 +1,124 @@
+/*
+ * Host facts from /proc/cpuinfo, /proc/sys/kernel and sysfs. Each reader is
+ * independent and tolerant: missing files (containers, other architectures,
+ * recorded fixtures) leave the field unknown instead of failing the run.
+ */
+#include "host/hostinfo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "host/sysfs.h"
+
+static int read_int_file(const char *path, int dflt)
+{
+	FILE *f = fopen(path, "r");
+	int v;
+
+	if (!f)
+		return dflt;
+	if (fscanf(f, "%d", &v) != 1)
+		v = dflt;
+	fclose(f);
+	return v;
+}
+
+static void read_str_file(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(out, (int)len, f))
+		out[strcspn(out, "\n")] = '\0';
+	fclose(f);
+}
+
+static void copy_value(const char *line, char *out, size_t len)
+{
+	const char *v = strchr(line, ':');
+
+	if (!v)
+		return;
+	v++;
+	while (*v == ' ' || *v == '\t')
+		v++;
+	snprintf(out, len, "%s", v);
+	out[strcspn(out, "\n")] = '\0';
+}
+
+/* Only the first processor's block matters: all cores of one host are alike
+ * for what we record (hybrid parts are the doctor's business). */
+static void read_cpuinfo(struct hostinfo *h)
+{
+	char path[4096], line[4096], val[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cpuinfo", procfs_root());
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	h->hypervisor = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '\n')
+			break;
+		val[0] = '\0';
+		copy_value(line, val, sizeof(val));
+		if (!strncmp(line, "vendor_id", 9))
+			snprintf(h->vendor, sizeof(h->vendor), "%s", val);
+		else if (!strncmp(line, "cpu family", 10))
+			h->family = atoi(val);
+		else if (!strncmp(line, "model name", 10))
+			snprintf(h->model_name, sizeof(h->model_name), "%s", val);
+		else if (!strncmp(line, "model", 5) && line[5] != ' ')
+			h->model = atoi(val);
+		else if (!strncmp(line, "stepping", 8))
+			h->stepping = atoi(val);
+		else if (!strncmp(line, "flags", 5))
+			h->hypervisor = strstr(line, " hypervisor") != NULL;
+	}
+	fclose(f);
+}
+
+static int has_core_pmu(void)
+{
+	static const char *const names[] = { "cpu", "cpu_core", "cpu_atom", "armv8_pmuv3",
+					     "armv8_pmuv3_0", NULL };
+	char path[4096];
+
+	for (int i = 0; names[i]; i++) {
+		snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/type",
+			 sysfs_root(), names[i]);
+		if (access(path, R_OK) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+void hostinfo_read(struct hostinfo *h)
+{
+	struct utsname u;
+	char path[4096];
+
+	memset(h, 0, sizeof(*h));
+	h->family = h->model = h->stepping = -1;
+	h->hypervisor = -1;
+	if (uname(&u) == 0) {
+		snprintf(h->kernel, sizeof(h->kernel), "%s", u.release);
+		snprintf(h->machine, sizeof(h->machine), "%s", u.machine);
+	}
+	read_cpuinfo(h);
+	h->ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	snprintf(path, sizeof(path), "%s/sys/kernel/perf_event_paranoid", procfs_root());
+	h->paranoid = read_int_file(path, -100);
+	snprintf(path, sizeof(path), "%s/sys/kernel/randomize_va_space", procfs_root());
+	h->aslr = read_int_file(path, -1);
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+		 sysfs_root());
+	read_str_file(path, h->governor, sizeof(h->governor));
+	h->hw_pmu = has_core_pmu();
+}

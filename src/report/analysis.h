@@ -1,0 +1,39 @@
+/*
+ * From raw runs to what a reader needs: per variant and metric, the summary
+ * of STATS.md (a), and the warnings it raises (slow first run, drift,
+ * outliers, multiplexed runs left out). Pure: recomputed from the result each
+ * time, so a saved result re-rendered later says exactly the same.
+ */
+#ifndef PMU_REPORT_ANALYSIS_H
+#define PMU_REPORT_ANALYSIS_H
+
+#include <jansson.h>
+
+#include "report/result.h"
+#include "stats/summary.h"
+
+struct metric_summary {
+	size_t variant, metric;
+	struct stats_summary s;	/* in display units: value * metric scale */
+	size_t n_multiplexed;	/* runs left out: counter not always scheduled */
+	size_t n_missing;	/* measured runs without a value */
+};
+
+struct analysis {
+	struct metric_summary *sum;	/* one per (variant, available metric) */
+	size_t nsum;
+	struct result_note *warnings;	/* derived warnings, in metric order */
+	size_t nwarnings, warnings_alloc;
+};
+
+void analysis_compute(const struct result *r, struct analysis *a);
+void analysis_release(struct analysis *a);
+
+/* The summary of (variant, metric), or NULL if the metric is unavailable. */
+const struct metric_summary *analysis_find(const struct analysis *a, size_t variant,
+					   size_t metric);
+
+/* The "summaries" array of the JSON document (summary fields + warnings). */
+json_t *analysis_summaries_json(const struct result *r);
+
+#endif

@@ -1,0 +1,110 @@
+/*
+ * CSV renderer. Fields that may contain commas or quotes (variant names) are
+ * quoted per RFC 4180; numbers are printed with %.17g so they round-trip.
+ */
+#include "report/csv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/strbuf.h"
+
+static const char csv_header[] =
+	"run,variant,block,position,group,warmup,status,exit_code,metric,value,unit,"
+	"time_enabled,time_running\n";
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+int csv_open(struct csv_writer *w, const char *path, struct error *err)
+{
+	w->f = fopen(path, "w");
+	w->path = xstrdup(path);
+	if (!w->f) {
+		error_set(err, ERR_RUNTIME, "cannot write '%s': %s", path, strerror(errno));
+		error_hint(err, "choose a writable path for --csv");
+		free(w->path);
+		w->path = NULL;
+		return -1;
+	}
+	fputs(csv_header, w->f);
+	return 0;
+}
+
+static void csv_row(FILE *f, const struct result *r, const struct result_run *run, size_t m)
+{
+	const struct result_metric *met = &r->metrics[m];
+	const struct result_value *v = &run->values[m];
+
+	fprintf(f, "%d,", run->index);
+	csv_field(f, r->variants[run->variant].name);
+	fprintf(f, ",%d,%d,%d,%d,%s,", run->block, run->position, run->group, run->warmup,
+		run_status_name(run->status));
+	if (run->status == RUN_OK || run->status == RUN_FAILED)
+		fprintf(f, "%d", run->exit_code);
+	fputc(',', f);
+	csv_field(f, met->name);
+	fputc(',', f);
+	if (v->valid)
+		fprintf(f, "%.17g", v->value);
+	fputc(',', f);
+	csv_field(f, met->unit);
+	if (met->source == MSRC_PERF && v->valid)
+		fprintf(f, ",%llu,%llu\n", (unsigned long long)v->enabled,
+			(unsigned long long)v->running);
+	else
+		fputs(",,\n", f);
+}
+
+int csv_write_run(struct csv_writer *w, const struct result *r, const struct result_run *run,
+		  struct error *err)
+{
+	for (size_t m = 0; m < r->nmetrics; m++)
+		if (r->metrics[m].available)
+			csv_row(w->f, r, run, m);
+	if (fflush(w->f) || ferror(w->f))
+		return error_set(err, ERR_RUNTIME, "cannot write '%s': %s", w->path,
+				 strerror(errno));
+	return 0;
+}
+
+int csv_close(struct csv_writer *w, struct error *err)
+{
+	int bad = 0;
+
+	if (w->f)
+		bad = fclose(w->f) != 0;
+	if (bad)
+		error_set(err, ERR_RUNTIME, "cannot write '%s': %s", w->path, strerror(errno));
+	free(w->path);
+	w->f = NULL;
+	w->path = NULL;
+	return bad ? -1 : 0;
+}
+
+int csv_write_result(const struct result *r, const char *path, struct error *err)
+{
+	struct csv_writer w;
+
+	if (csv_open(&w, path, err))
+		return -1;
+	for (size_t i = 0; i < r->nruns; i++)
+		if (csv_write_run(&w, r, &r->runs[i], err)) {
+			csv_close(&w, NULL);
+			return -1;
+		}
+	return csv_close(&w, err);
+}

@@ -1,0 +1,201 @@
+/*
+ * Result <-> JSON. The document mirrors the result model one to one; derived
+ * numbers (summaries, comparisons) are added by report_analysis so a reader
+ * can check them against the raw runs.
+ */
+#include "report/json.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/strbuf.h"
+#include "report/analysis.h"
+
+static json_t *json_str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *json_int_or_null(long v, long unknown)
+{
+	return v == unknown ? json_null() : json_integer(v);
+}
+
+static json_t *host_json(const struct hostinfo *h)
+{
+	return json_pack("{s:s, s:s, s:{s:s, s:o, s:o, s:o, s:s}, s:i, s:o, s:o, s:o, s:o, s:b}",
+			 "kernel", h->kernel, "machine", h->machine,
+			 "cpu", "vendor", h->vendor,
+			 "family", json_int_or_null(h->family, -1),
+			 "model", json_int_or_null(h->model, -1),
+			 "stepping", json_int_or_null(h->stepping, -1),
+			 "model_name", h->model_name,
+			 "ncpus", h->ncpus,
+			 "hypervisor", h->hypervisor < 0 ? json_null() : json_boolean(h->hypervisor),
+			 "perf_event_paranoid", json_int_or_null(h->paranoid, -100),
+			 "aslr", json_int_or_null(h->aslr, -1),
+			 "governor", *h->governor ? json_string(h->governor) : json_null(),
+			 "hw_pmu", h->hw_pmu);
+}
+
+static json_t *metric_json(const struct result_metric *m)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:f}", "name", m->name, "unit", m->unit,
+			      "backend", m->backend, "available", m->available,
+			      "scale", m->scale);
+
+	if (m->source == MSRC_PERF) {
+		json_object_set_new(o, "pmu", json_str_or_null(m->pmu));
+		json_object_set_new(o, "type", json_integer(m->type));
+		json_object_set_new(o, "config", json_integer((json_int_t)m->config));
+		json_object_set_new(o, "config1", json_integer((json_int_t)m->config1));
+		json_object_set_new(o, "config2", json_integer((json_int_t)m->config2));
+		json_object_set_new(o, "group", json_integer(m->group));
+	}
+	if (m->reason)
+		json_object_set_new(o, "reason", json_string(m->reason));
+	if (m->hint)
+		json_object_set_new(o, "hint", json_string(m->hint));
+	return o;
+}
+
+static json_t *argv_json(char **argv)
+{
+	json_t *a = json_array();
+
+	for (; argv && *argv; argv++)
+		json_array_append_new(a, json_string(*argv));
+	return a;
+}
+
+static json_t *value_json(const struct result_metric *m, const struct result_value *v)
+{
+	json_t *o;
+
+	if (!v->valid)
+		return json_null();
+	/* Counts and clocks are integers: keep them exact in the document. */
+	if (v->value == floor(v->value) && fabs(v->value) < 9007199254740992.0)
+		o = json_pack("{s:I}", "value", (json_int_t)v->value);
+	else
+		o = json_pack("{s:f}", "value", v->value);
+	if (m->source == MSRC_PERF) {
+		json_object_set_new(o, "time_enabled", json_integer((json_int_t)v->enabled));
+		json_object_set_new(o, "time_running", json_integer((json_int_t)v->running));
+	}
+	return o;
+}
+
+static json_t *run_json(const struct result *r, const struct result_run *run)
+{
+	json_t *vals = json_object();
+	json_t *o = json_pack("{s:i, s:i, s:i, s:i, s:i, s:b, s:f, s:I, s:s}",
+			      "index", run->index, "variant", run->variant,
+			      "block", run->block, "position", run->position,
+			      "group", run->group, "warmup", run->warmup,
+			      "start_time", run->start_time, "env_pad", (json_int_t)run->env_pad,
+			      "status", run_status_name(run->status));
+
+	if (run->status == RUN_OK || run->status == RUN_FAILED)
+		json_object_set_new(o, "exit_code", json_integer(run->exit_code));
+	if (run->signal)
+		json_object_set_new(o, "signal", json_integer(run->signal));
+	if (run->status == RUN_EXEC_FAILED)
+		json_object_set_new(o, "error", json_string(strerror(run->exec_errno)));
+	for (size_t m = 0; m < r->nmetrics; m++)
+		json_object_set_new(vals, r->metrics[m].name,
+				    value_json(&r->metrics[m], &run->values[m]));
+	json_object_set_new(o, "values", vals);
+	return o;
+}
+
+static json_t *note_json(const struct result_note *n)
+{
+	json_t *o = json_pack("{s:s, s:o, s:s}", "level",
+			      n->level == NOTE_WARNING ? "warning" : "note",
+			      "metric", json_str_or_null(n->metric), "text", n->text);
+
+	if (n->hint)
+		json_object_set_new(o, "hint", json_string(n->hint));
+	return o;
+}
+
+json_t *report_json(const struct result *r)
+{
+	json_t *doc = json_object(), *a;
+
+	json_object_set_new(doc, "schema", json_string(RESULT_SCHEMA));
+	json_object_set_new(doc, "tool", json_pack("{s:s, s:s}", "name", "pmustat",
+						   "version", PMUSTAT_VERSION));
+	json_object_set_new(doc, "command", json_string(r->command));
+	json_object_set_new(doc, "created", json_real(r->created));
+	json_object_set_new(doc, "complete", json_boolean(r->complete));
+	json_object_set_new(doc, "interrupted", json_boolean(r->interrupted));
+	json_object_set_new(doc, "stop_reason", json_str_or_null(r->stop_reason));
+	json_object_set_new(doc, "host", host_json(&r->host));
+	json_object_set_new(doc, "options",
+			    json_pack("{s:I, s:i, s:i, s:f, s:b}", "seed", (json_int_t)r->seed,
+				      "repeat", (int)r->repeat, "warmup", (int)r->warmup,
+				      "timeout", r->timeout_s, "kernel_excluded",
+				      r->kernel_excluded));
+	a = json_array();
+	for (size_t i = 0; i < r->nvariants; i++)
+		json_array_append_new(a, json_pack("{s:s, s:o}", "name", r->variants[i].name,
+						   "argv", argv_json(r->variants[i].argv)));
+	json_object_set_new(doc, "variants", a);
+	a = json_array();
+	for (size_t i = 0; i < r->nmetrics; i++)
+		json_array_append_new(a, metric_json(&r->metrics[i]));
+	json_object_set_new(doc, "metrics", a);
+	a = json_array();
+	for (size_t i = 0; i < r->nruns; i++)
+		json_array_append_new(a, run_json(r, &r->runs[i]));
+	json_object_set_new(doc, "runs", a);
+	json_object_set_new(doc, "summaries", analysis_summaries_json(r));
+	a = json_array();
+	for (size_t i = 0; i < r->nnotes; i++)
+		json_array_append_new(a, note_json(&r->notes[i]));
+	json_object_set_new(doc, "notes", a);
+	return doc;
+}
+
+static int write_stream(json_t *doc, FILE *f)
+{
+	return json_dumpf(doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) || fputc('\n', f) == EOF;
+}
+
+int report_json_write(const struct result *r, const char *path, struct error *err)
+{
+	json_t *doc = report_json(r);
+	struct strbuf tmp = STRBUF_INIT;
+	FILE *f;
+	int bad, rc = -1;
+
+	if (!strcmp(path, "-")) {
+		bad = write_stream(doc, stdout) || fflush(stdout);
+		json_decref(doc);
+		return bad ? error_set(err, ERR_RUNTIME, "cannot write JSON to stdout") : 0;
+	}
+	strbuf_addf(&tmp, "%s.tmp", path);
+	f = fopen(tmp.buf, "w");
+	if (!f) {
+		error_set(err, ERR_RUNTIME, "cannot write '%s': %s", tmp.buf, strerror(errno));
+		goto out;
+	}
+	bad = write_stream(doc, f);
+	bad |= fclose(f) != 0;
+	if (bad || rename(tmp.buf, path)) {
+		error_set(err, ERR_RUNTIME, "cannot write '%s': %s", path, strerror(errno));
+		unlink(tmp.buf);
+	} else {
+		rc = 0;
+	}
+out:
+	json_decref(doc);
+	strbuf_release(&tmp);
+	return rc;
+}

@@ -1,0 +1,189 @@
+/*
+ * Building and querying the result model. Growth is by ALLOC_GROW; strings
+ * are owned copies so a result outlives the options and specs it came from.
+ */
+#include "report/result.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/strbuf.h"
+
+static const char *const status_names[] = {
+	[RUN_OK] = "ok",
+	[RUN_FAILED] = "failed",
+	[RUN_SIGNALED] = "signal",
+	[RUN_TIMEOUT] = "timeout",
+	[RUN_INTERRUPTED] = "interrupted",
+	[RUN_EXEC_FAILED] = "exec-failed",
+};
+
+const char *run_status_name(enum run_status s)
+{
+	return status_names[s];
+}
+
+int run_status_parse(const char *s, enum run_status *out)
+{
+	for (size_t i = 0; i < sizeof(status_names) / sizeof(*status_names); i++)
+		if (!strcmp(s, status_names[i])) {
+			*out = (enum run_status)i;
+			return 0;
+		}
+	return -1;
+}
+
+void result_init(struct result *r, const char *command)
+{
+	struct timespec ts;
+
+	memset(r, 0, sizeof(*r));
+	r->command = xstrdup(command);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	r->created = (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void free_argv(char **argv)
+{
+	if (!argv)
+		return;
+	for (char **p = argv; *p; p++)
+		free(*p);
+	free(argv);
+}
+
+void result_release(struct result *r)
+{
+	for (size_t i = 0; i < r->nvariants; i++) {
+		free(r->variants[i].name);
+		free_argv(r->variants[i].argv);
+	}
+	for (size_t i = 0; i < r->nmetrics; i++) {
+		struct result_metric *m = &r->metrics[i];
+
+		free(m->name); free(m->unit); free(m->backend); free(m->pmu);
+		free(m->reason); free(m->hint);
+	}
+	for (size_t i = 0; i < r->nruns; i++)
+		free(r->runs[i].values);
+	for (size_t i = 0; i < r->nnotes; i++) {
+		free(r->notes[i].metric); free(r->notes[i].text); free(r->notes[i].hint);
+	}
+	free(r->variants); free(r->metrics); free(r->runs); free(r->notes);
+	free(r->command); free(r->stop_reason);
+	memset(r, 0, sizeof(*r));
+}
+
+size_t result_add_variant(struct result *r, const char *name, char *const *argv)
+{
+	struct result_variant *v;
+	size_t n = 0;
+
+	ALLOC_GROW(r->variants, r->nvariants + 1, r->variants_alloc);
+	v = &r->variants[r->nvariants];
+	v->name = xstrdup(name);
+	while (argv && argv[n])
+		n++;
+	v->argv = xcalloc(n + 1, sizeof(char *));
+	for (size_t i = 0; i < n; i++)
+		v->argv[i] = xstrdup(argv[i]);
+	return r->nvariants++;
+}
+
+static const char *const source_backends[] = {
+	[MSRC_CLOCK] = "clock", [MSRC_RUSAGE] = "rusage", [MSRC_PERF] = "perf",
+};
+
+struct result_metric *result_add_metric(struct result *r, const char *name, const char *unit,
+					enum metric_source source)
+{
+	struct result_metric *m;
+
+	ALLOC_GROW(r->metrics, r->nmetrics + 1, r->metrics_alloc);
+	m = &r->metrics[r->nmetrics++];
+	memset(m, 0, sizeof(*m));
+	m->name = xstrdup(name);
+	m->unit = xstrdup(unit ? unit : "");
+	m->source = source;
+	m->backend = xstrdup(source_backends[source]);
+	m->scale = 1.0;
+	m->available = 1;
+	m->group = -1;
+	return m;
+}
+
+int result_metric_index(const struct result *r, const char *name)
+{
+	for (size_t i = 0; i < r->nmetrics; i++)
+		if (!strcmp(r->metrics[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+struct result_run *result_add_run(struct result *r)
+{
+	struct result_run *run;
+
+	ALLOC_GROW(r->runs, r->nruns + 1, r->runs_alloc);
+	run = &r->runs[r->nruns];
+	memset(run, 0, sizeof(*run));
+	run->index = (int)r->nruns++;
+	run->values = xcalloc(r->nmetrics ? r->nmetrics : 1, sizeof(*run->values));
+	return run;
+}
+
+void result_add_note(struct result *r, enum note_level level, const char *metric,
+		     const char *hint, const char *fmt, ...)
+{
+	struct result_note *n;
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_grow(&sb, 128);
+	sb.len = (size_t)vsnprintf(sb.buf, sb.alloc, fmt, ap);
+	va_end(ap);
+	if (sb.len >= sb.alloc) {
+		strbuf_grow(&sb, sb.len);
+		va_start(ap, fmt);
+		vsnprintf(sb.buf, sb.alloc, fmt, ap);
+		va_end(ap);
+	}
+	ALLOC_GROW(r->notes, r->nnotes + 1, r->notes_alloc);
+	n = &r->notes[r->nnotes++];
+	n->level = level;
+	n->metric = metric ? xstrdup(metric) : NULL;
+	n->hint = hint && *hint ? xstrdup(hint) : NULL;
+	n->text = strbuf_detach(&sb);
+}
+
+int result_value_usable(const struct result *r, const struct result_run *run, size_t m)
+{
+	const struct result_value *v = &run->values[m];
+
+	if (run->warmup || !v->valid)
+		return 0;
+	if (run->status != RUN_OK && run->status != RUN_FAILED)
+		return 0;
+	if (r->metrics[m].source == MSRC_PERF && v->running < v->enabled)
+		return 0;
+	return 1;
+}
+
+size_t result_collect(const struct result *r, size_t v, size_t m, double **out)
+{
+	size_t n = 0;
+
+	*out = xmalloc((r->nruns ? r->nruns : 1) * sizeof(double));
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct result_run *run = &r->runs[i];
+
+		if (run->variant != (int)v || !result_value_usable(r, run, m))
+			continue;
+		(*out)[n++] = run->values[m].value * r->metrics[m].scale;
+	}
+	return n;
+}

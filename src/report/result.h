@@ -1,0 +1,132 @@
+/*
+ * The result model: everything one pmustat campaign learned, as plain data.
+ * Every command builds one of these; every renderer (table, JSON, CSV, HTML)
+ * is a pure function of it; `pmustat report` reads it back from JSON. Raw
+ * per-run values are always kept, so any result can be re-analysed later.
+ *
+ * Invariants: runs[i].values has nmetrics entries, in metrics[] order; a value
+ * with valid == 0 was not measured in that run (not opened, run failed, ...).
+ */
+#ifndef PMU_REPORT_RESULT_H
+#define PMU_REPORT_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "host/hostinfo.h"
+
+#define RESULT_SCHEMA "pmustat.result/1"
+
+enum metric_source {
+	MSRC_CLOCK,	/* wall-time: CLOCK_MONOTONIC around the run */
+	MSRC_RUSAGE,	/* user-time, sys-time, max-rss: wait4 */
+	MSRC_PERF,	/* a perf_event counter */
+};
+
+struct result_metric {
+	char *name;		/* "wall-time", "task-clock", "msr/tsc/" */
+	char *unit;		/* unit of value * scale: "ns", "KiB", "" (count), or a sysfs unit */
+	enum metric_source source;
+	char *backend;		/* "clock", "rusage", "perf" ... as recorded */
+	char *pmu;		/* perf only: "software", "msr", ... else NULL */
+	uint32_t type;		/* perf only: attr type/config words */
+	uint64_t config, config1, config2;
+	double scale;		/* sysfs scale: raw values are stored, value * scale is in unit */
+	int available;		/* 0 = never counted; reason says why */
+	char *reason;		/* why not available, one line, or NULL */
+	char *hint;		/* what to do about it, or NULL */
+	int group;		/* counter group id within a run, -1 for non-perf */
+};
+
+struct result_value {
+	int valid;
+	double value;		/* raw value in the metric's unit (ns, KiB, count) */
+	uint64_t enabled, running;	/* perf only: time_enabled/time_running ns */
+};
+
+enum run_status {
+	RUN_OK,
+	RUN_FAILED,		/* exited non-zero */
+	RUN_SIGNALED,
+	RUN_TIMEOUT,
+	RUN_INTERRUPTED,
+	RUN_EXEC_FAILED,
+};
+
+struct result_run {
+	int index;		/* 0-based, in execution order, warm-ups included */
+	int variant;		/* index into variants */
+	int block, position, group;
+	int warmup;		/* 1 = not part of the statistics */
+	double start_time;	/* seconds since the epoch (CLOCK_REALTIME) */
+	size_t env_pad;		/* bytes of environment padding */
+	enum run_status status;
+	int exit_code;		/* RUN_OK/RUN_FAILED */
+	int signal;		/* RUN_SIGNALED / killed by us */
+	int exec_errno;		/* RUN_EXEC_FAILED */
+	struct result_value *values;
+};
+
+struct result_variant {
+	char *name;
+	char **argv;		/* NULL-terminated */
+};
+
+enum note_level { NOTE_NOTE, NOTE_WARNING };
+
+struct result_note {
+	enum note_level level;
+	char *metric;		/* the metric it is about, or NULL */
+	char *text;
+	char *hint;		/* or NULL */
+};
+
+struct result {
+	char *command;		/* "stat", "compare", "demo" */
+	struct hostinfo host;
+	double created;		/* epoch seconds */
+	int complete;		/* 0 while the campaign is running */
+	int interrupted;	/* stopped by SIGINT/SIGTERM */
+	char *stop_reason;	/* why the campaign ended, one line */
+	uint64_t seed;
+	unsigned repeat, warmup;
+	double timeout_s;
+	int kernel_excluded;	/* counters are user-space only */
+
+	struct result_variant *variants;
+	size_t nvariants, variants_alloc;
+	struct result_metric *metrics;
+	size_t nmetrics, metrics_alloc;
+	struct result_run *runs;
+	size_t nruns, runs_alloc;
+	struct result_note *notes;
+	size_t nnotes, notes_alloc;
+};
+
+void result_init(struct result *r, const char *command);
+void result_release(struct result *r);
+
+size_t result_add_variant(struct result *r, const char *name, char *const *argv);
+/* Returns the new metric (zeroed but for name/unit/source, available = 1). */
+struct result_metric *result_add_metric(struct result *r, const char *name, const char *unit,
+					enum metric_source source);
+/* -1 if no metric has that name. */
+int result_metric_index(const struct result *r, const char *name);
+/* Appends a run with nmetrics invalid values; returns it. */
+struct result_run *result_add_run(struct result *r);
+void result_add_note(struct result *r, enum note_level level, const char *metric,
+		     const char *hint, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Words for statuses ("ok", "failed", "signal", "timeout", "interrupted", "exec-failed"). */
+const char *run_status_name(enum run_status s);
+int run_status_parse(const char *s, enum run_status *out);
+
+/* Does run count toward statistics of metric m? (not warm-up, status usable, value valid,
+ * fully scheduled) */
+int result_value_usable(const struct result *r, const struct result_run *run, size_t m);
+
+/* Collect the usable values of metric m for variant v (display units applied:
+ * scale). Returns the count; *out is malloc'd. */
+size_t result_collect(const struct result *r, size_t v, size_t m, double **out);
+
+#endif

@@ -1,0 +1,161 @@
+/*
+ * Rendering the stat table. The CI column says "95% CI of mean" in its
+ * heading and shows the interval itself, not a ± percentage alone, because
+ * perf stat's "+- x%" (a standard error) is routinely misread as a CI.
+ */
+#include "report/table.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "report/analysis.h"
+#include "report/texttable.h"
+#include "report/units.h"
+
+void report_command_line(char *const *argv, struct strbuf *out)
+{
+	for (char *const *a = argv; a && *a; a++) {
+		if (a != argv)
+			strbuf_addch(out, ' ');
+		if (**a && !strpbrk(*a, " \t\n'\"\\$`*?;&|<>(){}[]"))
+			strbuf_adds(out, *a);
+		else {
+			strbuf_addch(out, '\'');
+			for (const char *p = *a; *p; p++)
+				if (*p == '\'')
+					strbuf_adds(out, "'\\''");
+				else
+					strbuf_addch(out, *p);
+			strbuf_addch(out, '\'');
+		}
+	}
+}
+
+static void cell_value(struct texttable *t, size_t row, size_t col,
+		       const struct unit_scale *us, double v)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	unit_format(&sb, us, v);
+	if (*us->suffix && isfinite(v))
+		strbuf_addf(&sb, " %s", us->suffix);
+	texttable_set(t, row, col, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+static void cell_ci(struct texttable *t, size_t row, const struct unit_scale *us,
+		    const struct stats_summary *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!isfinite(s->mean_ci_lo)) {
+		texttable_set(t, row, 2, "—");
+		texttable_set(t, row, 3, "%s", s->n < 2 ? "(1 run)" : "");
+		return;
+	}
+	strbuf_adds(&sb, "[");
+	unit_format(&sb, us, s->mean_ci_lo);
+	strbuf_adds(&sb, ", ");
+	unit_format(&sb, us, s->mean_ci_hi);
+	strbuf_adds(&sb, "]");
+	texttable_set(t, row, 2, "%s", sb.buf);
+	if (s->mean != 0)
+		texttable_set(t, row, 3, "±%.1f%%",
+			      100 * (s->mean_ci_hi - s->mean_ci_lo) / 2 / fabs(s->mean));
+	strbuf_release(&sb);
+}
+
+static void stat_row(struct texttable *t, const struct result *r, const struct analysis *a,
+		     size_t m)
+{
+	const struct result_metric *met = &r->metrics[m];
+	const struct metric_summary *ms = analysis_find(a, 0, m);
+	size_t row = texttable_row(t);
+	struct unit_scale us;
+
+	texttable_set(t, row, 0, "%s", met->name);
+	if (!met->available || !ms) {
+		texttable_set(t, row, 1, "not counted (see notes)");
+		texttable_span(t, row);
+		return;
+	}
+	if (ms->s.n == 0) {
+		texttable_set(t, row, 1, "no usable runs");
+		texttable_span(t, row);
+		return;
+	}
+	us = unit_pick(met->unit, ms->s.mean);
+	cell_value(t, row, 1, &us, ms->s.mean);
+	cell_ci(t, row, &us, &ms->s);
+	cell_value(t, row, 4, &us, ms->s.median);
+	if (isfinite(ms->s.cv))
+		texttable_set(t, row, 5, "%.1f%%", 100 * ms->s.cv);
+	texttable_set(t, row, 6, "%zu", ms->s.n);
+}
+
+static void note_lines(const struct result_note *n, struct strbuf *out)
+{
+	if (n->metric && !strstr(n->text, n->metric))
+		strbuf_addf(out, "  - %s: %s\n", n->metric, n->text);
+	else
+		strbuf_addf(out, "  - %s\n", n->text);
+	if (n->hint)
+		strbuf_addf(out, "    hint: %s\n", n->hint);
+}
+
+void report_notes(const struct result *r, const struct result_note *extra, size_t nextra,
+		  const struct table_opts *o, struct strbuf *out)
+{
+	for (int level = NOTE_NOTE; level <= NOTE_WARNING; level++) {
+		int header = 0;
+
+		for (size_t pass = 0; pass < 2; pass++) {
+			const struct result_note *list = pass ? extra : r->notes;
+			size_t n = pass ? nextra : r->nnotes;
+
+			for (size_t i = 0; i < n; i++) {
+				if ((int)list[i].level != level)
+					continue;
+				if (!header++)
+					strbuf_addf(out, "\n%s%s:%s\n",
+						    o->color ? (level ? "\033[33m" : "\033[36m") : "",
+						    level ? "warnings" : "notes",
+						    o->color ? "\033[0m" : "");
+				note_lines(&list[i], out);
+			}
+		}
+	}
+}
+
+void report_stat_table(const struct result *r, const struct table_opts *o, struct strbuf *out)
+{
+	struct analysis a;
+	struct texttable t;
+	size_t row, measured = 0, warm = 0;
+
+	analysis_compute(r, &a);
+	for (size_t i = 0; i < r->nruns; i++)
+		r->runs[i].warmup ? warm++ : measured++;
+	strbuf_adds(out, "\n Performance counter stats for '");
+	if (r->nvariants)
+		report_command_line(r->variants[0].argv, out);
+	strbuf_addf(out, "' (%zu run%s", measured, measured == 1 ? "" : "s");
+	if (warm)
+		strbuf_addf(out, " + %zu warm-up", warm);
+	strbuf_adds(out, "):\n\n");
+	texttable_init(&t, 7, "lrlrrrr");
+	row = texttable_row(&t);
+	texttable_set(&t, row, 0, "metric");
+	texttable_set(&t, row, 1, "mean");
+	texttable_set(&t, row, 2, "95%% CI of mean");
+	texttable_set(&t, row, 3, "±");
+	texttable_set(&t, row, 4, "median");
+	texttable_set(&t, row, 5, "cv");
+	texttable_set(&t, row, 6, "runs");
+	for (size_t m = 0; m < r->nmetrics; m++)
+		stat_row(&t, r, &a, m);
+	texttable_render(&t, 2, out);
+	texttable_release(&t);
+	report_notes(r, a.warnings, a.nwarnings, o, out);
+	analysis_release(&a);
+}

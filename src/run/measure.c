@@ -1,0 +1,58 @@
+/*
+ * The measured run. Order matters: the counters are opened on the forked
+ * child before it is released, and enable on its exec, so our own fork and
+ * pipe work never lands in the counts. Counters are read after the child has
+ * been reaped, when inherited counts from all its descendants are final.
+ */
+#include "run/measure.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/strbuf.h"
+
+#define STDERR_TAIL_MAX 4096
+
+static void read_counters(const struct perf_set *set, struct measure_outcome *out)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		out->open_errno[i] = set->c[i].open_errno;
+		if (set->c[i].fd >= 0)
+			out->read_ok[i] = perf_set_read(set, i, &out->readings[i], NULL) == 0;
+	}
+}
+
+int measure_run(const struct measure_spec *spec, struct sigwatch *sw,
+		struct measure_outcome *out, struct error *err)
+{
+	struct spawn_opts so = { spec->argv, spec->envp, spec->show_output };
+	struct perf_set set = { NULL, 0 };
+	struct spawn sp;
+	size_t n = spec->nevents ? spec->nevents : 1;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->readings = xcalloc(n, sizeof(*out->readings));
+	out->read_ok = xcalloc(n, sizeof(int));
+	out->open_errno = xcalloc(n, sizeof(int));
+	if (spawn_start(&sp, &so, sw, err))
+		return -1;
+	perf_set_open(&set, spec->events, spec->group, spec->nevents, sp.pid);
+	rc = spawn_run(&sp, sw, spec->timeout_s, &out->sp, err);
+	if (rc == 0) {
+		read_counters(&set, out);
+		out->stderr_tail = spawn_stderr_tail(&sp, STDERR_TAIL_MAX);
+	}
+	perf_set_release(&set);
+	spawn_release(&sp);
+	return rc;
+}
+
+void measure_outcome_release(struct measure_outcome *out)
+{
+	free(out->readings);
+	free(out->read_ok);
+	free(out->open_errno);
+	free(out->stderr_tail);
+	memset(out, 0, sizeof(*out));
+}

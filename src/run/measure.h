@@ -1,0 +1,36 @@
+/*
+ * One measured run: spawn the child, open its counters while it waits on the
+ * go-pipe, release it, wait (with timeout and stop requests), read the
+ * counters. The caller turns the outcome into a result record.
+ */
+#ifndef PMU_RUN_MEASURE_H
+#define PMU_RUN_MEASURE_H
+
+#include "backend/perf_event.h"
+#include "run/spawn.h"
+
+struct measure_spec {
+	char *const *argv;
+	char *const *envp;		/* NULL: inherit */
+	int show_output;
+	double timeout_s;		/* 0: none */
+	const struct event_spec *events;	/* perf events to count */
+	const size_t *group;		/* leader index per event, or NULL */
+	size_t nevents;
+};
+
+struct measure_outcome {
+	struct spawn_result sp;
+	struct perf_reading *readings;	/* nevents */
+	int *read_ok;			/* nevents: 1 = reading valid */
+	int *open_errno;		/* nevents: errno if the counter did not open */
+	char *stderr_tail;		/* last bytes of the child's stderr, or NULL */
+};
+
+/* Returns 0 when the run happened (whatever its outcome), -1 if it could not
+ * be carried out at all (fork failed, ...). */
+int measure_run(const struct measure_spec *spec, struct sigwatch *sw,
+		struct measure_outcome *out, struct error *err);
+void measure_outcome_release(struct measure_outcome *out);
+
+#endif

@@ -1,0 +1,25 @@
+# Helpers for CLI tests. Source with: . "$TESTLIB"
+set -u
+fail() { echo "not ok: $*" >&2; exit 1; }
+
+# run_pm EXPECTED_EXIT ARGS...: run pmustat, keep stdout in out, stderr in err.
+run_pm() {
+	want=$1; shift
+	"$PMUSTAT" "$@" >out 2>err
+	got=$?
+	if [ "$got" != "$want" ]; then
+		echo "--- stdout"; cat out; echo "--- stderr"; cat err
+		fail "pmustat $* exited $got, expected $want"
+	fi
+}
+# expect_in FILE PATTERN (fixed string)
+expect_in() { grep -qF -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "'$2' not in $1"; }; }
+expect_not_in() { ! grep -qF -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "'$2' unexpectedly in $1"; }; }
+# jq-like checks via python3 would add a dependency; use the binary's own JSON reader
+# or grep on canonical one-line fields instead.
+# jq PATH FILE-less form: jv FILE PATH prints one JSON value (tests/tools/jsonq.c)
+jv() { "$BUILD/jsonq" "$@"; }
+# expect_eq GOT WANT WHAT
+expect_eq() { [ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"; }
+# has_pmu NAME: does this host expose sysfs PMU NAME?
+has_pmu() { [ -e "/sys/bus/event_source/devices/$1" ]; }
