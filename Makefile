@@ -30,10 +30,13 @@ TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 INTERNAL  := $(BUILD)/libpmustat-internal.a
 PMUSTAT   := $(BUILD)/pmustat
 
-# Things built besides the tool (workloads, helper programs) add themselves
-# to EXTRA_BINS from their own fragment.
+# Parts with their own build rules (workloads, generated data, the region
+# library) bring a build.mk fragment; they add programs to EXTRA_BINS,
+# generated library sources to GEN_SRC, and may add to CHECK_DEPS.
 EXTRA_BINS := $(BUILD)/jsonq
--include $(sort $(wildcard workloads/*/build.mk))
+GEN_SRC :=
+-include $(sort $(wildcard workloads/*/build.mk data/build.mk lib/*/build.mk))
+LIB_OBJ += $(GEN_SRC:%.c=$(BUILD)/%.o)
 
 .PHONY: all deps check unit clitest asan demo bench install clean
 all: $(PMUSTAT) $(EXTRA_BINS)

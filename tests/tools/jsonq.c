@@ -30,6 +30,7 @@ int main(int argc, char **argv)
 	json_error_t e;
 	json_t *root, *cur;
 	char *path, *tok, *save = NULL;
+	int rc = 0;
 
 	if (argc != 3) {
 		fputs("usage: jsonq FILE PATH\n", stderr);
@@ -43,15 +44,15 @@ int main(int argc, char **argv)
 	cur = root;
 	path = strdup(argv[2]);
 	for (tok = strtok_r(path, ".", &save); tok && cur; tok = strtok_r(NULL, ".", &save)) {
-		if (!strcmp(tok, "#")) {
-			printf("%zu\n", json_is_array(cur) ? json_array_size(cur) : json_object_size(cur));
-			return 0;
-		}
+		if (!strcmp(tok, "#"))
+			break;
 		cur = step(cur, tok);
 	}
-	if (!cur)
-		return 1;
-	if (json_is_string(cur)) {
+	if (!cur) {
+		rc = 1;
+	} else if (tok) {
+		printf("%zu\n", json_is_array(cur) ? json_array_size(cur) : json_object_size(cur));
+	} else if (json_is_string(cur)) {
 		puts(json_string_value(cur));
 	} else {
 		char *s = json_dumps(cur, JSON_COMPACT | JSON_ENCODE_ANY);
@@ -61,5 +62,5 @@ int main(int argc, char **argv)
 	}
 	free(path);
 	json_decref(root);
-	return 0;
+	return rc;
 }

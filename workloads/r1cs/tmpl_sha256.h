@@ -35,7 +35,7 @@ static struct u32 sigma_xor3(struct cs *cs, const struct u32 *x, unsigned r1,
 static void sha256_compression(struct cs *cs, const struct boolean *in,
 			       const struct u32 cur[8], struct u32 out[8])
 {
-	static struct u32 w[64];
+	struct u32 w[64];
 	struct multieq me;
 	multieq_init(&me, cs);
 
