@@ -35,6 +35,8 @@ PMUSTAT   := $(BUILD)/pmustat
 # generated library sources to GEN_SRC, and may add to CHECK_DEPS.
 EXTRA_BINS := $(BUILD)/jsonq
 GEN_SRC :=
+# A fragment's first rule must not become the default goal.
+.DEFAULT_GOAL := all
 -include $(sort $(wildcard workloads/*/build.mk data/build.mk lib/*/build.mk))
 LIB_OBJ += $(GEN_SRC:%.c=$(BUILD)/%.o)
 

@@ -100,7 +100,7 @@ void perf_set_release(struct perf_set *s)
 	s->n = 0;
 }
 
-int perf_probe(const struct event_spec *ev, struct error *err)
+int perf_probe(const struct event_spec *ev, const struct hostinfo *host, struct error *err)
 {
 	struct perf_event_attr a = ev->attr;
 	int fd;
@@ -114,7 +114,7 @@ int perf_probe(const struct event_spec *ev, struct error *err)
 		close(fd);
 		return 0;
 	}
-	perf_open_strerror(ev, errno, err);
+	perf_open_strerror(ev, errno, host, err);
 	return -1;
 }
 
@@ -136,12 +136,10 @@ int perf_kernel_excluded(void)
 	return errno == EACCES || errno == EPERM;
 }
 
-static void strerror_no_pmu(const struct event_spec *ev, struct error *err)
+static void strerror_no_pmu(const struct event_spec *ev, const struct hostinfo *h,
+			    struct error *err)
 {
-	struct hostinfo h;
-
-	hostinfo_read(&h);
-	if (h.hypervisor == 1)
+	if (h->hypervisor == 1)
 		error_set(err, ERR_RUNTIME,
 			  "'%s' not counted: this host has no hardware PMU "
 			  "(virtual machine without a virtual PMU)", ev->name);
@@ -153,20 +151,17 @@ static void strerror_no_pmu(const struct event_spec *ev, struct error *err)
 			"'--backend sim' still work");
 }
 
-void perf_open_strerror(const struct event_spec *ev, int errnum, struct error *err)
+void perf_open_strerror(const struct event_spec *ev, int errnum, const struct hostinfo *host,
+			struct error *err)
 {
-	struct hostinfo h;
 
 	switch (errnum) {
 	case ENOENT:
 	case EOPNOTSUPP:
 	case ENODEV:
-		if (event_needs_core_pmu(ev)) {
-			hostinfo_read(&h);
-			if (!h.hw_pmu) {
-				strerror_no_pmu(ev, err);
-				return;
-			}
+		if (event_needs_core_pmu(ev) && !host->hw_pmu) {
+			strerror_no_pmu(ev, host, err);
+			return;
 		}
 		error_set(err, ERR_RUNTIME, "'%s' not counted: the kernel does not support "
 			  "this event on PMU '%s' (%s)", ev->name, ev->pmu, strerror(errnum));

@@ -53,7 +53,8 @@ void perf_set_release(struct perf_set *s);
  * disabled, and closes it again. Returns 0 or -1 with err explaining why not
  * (no hardware PMU, permissions, unknown to the kernel, ...).
  */
-int perf_probe(const struct event_spec *ev, struct error *err);
+struct hostinfo;
+int perf_probe(const struct event_spec *ev, const struct hostinfo *host, struct error *err);
 
 /*
  * Does counting kernel-mode activity require privileges this process lacks?
@@ -61,7 +62,9 @@ int perf_probe(const struct event_spec *ev, struct error *err);
  */
 int perf_kernel_excluded(void);
 
-/* Describe an open failure of ev with errnum as message + hint. */
-void perf_open_strerror(const struct event_spec *ev, int errnum, struct error *err);
+/* Describe an open failure of ev with errnum as message + hint; host facts
+ * (PMU present, VM) tell "no PMU here" apart from "event unsupported". */
+void perf_open_strerror(const struct event_spec *ev, int errnum, const struct hostinfo *host,
+			struct error *err);
 
 #endif

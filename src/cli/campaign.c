@@ -195,7 +195,7 @@ static int plan_one_event(struct campaign *c, const char *s, int exclude_kernel,
 	}
 	m = add_event_metric(c, &ev);
 	error_clear(&why);
-	if (perf_probe(&ev, &why)) {
+	if (perf_probe(&ev, &c->res.host, &why)) {
 		m->available = 0;
 		m->reason = xstrdup(reason_of(why.msg));
 		m->hint = why.hint[0] ? xstrdup(why.hint) : NULL;

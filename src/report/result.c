@@ -44,6 +44,9 @@ void result_init(struct result *r, const char *command)
 	r->command = xstrdup(command);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	r->created = (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	r->pin_cpu = -1;
+	r->noise_band = 0.01;
+	r->cs_rho = 10;
 }
 
 static void free_argv(char **argv)
@@ -59,6 +62,7 @@ void result_release(struct result *r)
 {
 	for (size_t i = 0; i < r->nvariants; i++) {
 		free(r->variants[i].name);
+		free(r->variants[i].exec_path);
 		free_argv(r->variants[i].argv);
 	}
 	for (size_t i = 0; i < r->nmetrics; i++) {
@@ -73,7 +77,7 @@ void result_release(struct result *r)
 		free(r->notes[i].metric); free(r->notes[i].text); free(r->notes[i].hint);
 	}
 	free(r->variants); free(r->metrics); free(r->runs); free(r->notes);
-	free(r->command); free(r->stop_reason);
+	free(r->command); free(r->stop_reason); free(r->primary);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -85,6 +89,7 @@ size_t result_add_variant(struct result *r, const char *name, char *const *argv)
 	ALLOC_GROW(r->variants, r->nvariants + 1, r->variants_alloc);
 	v = &r->variants[r->nvariants];
 	v->name = xstrdup(name);
+	v->exec_path = NULL;
 	while (argv && argv[n])
 		n++;
 	v->argv = xcalloc(n + 1, sizeof(char *));

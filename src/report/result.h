@@ -70,6 +70,7 @@ struct result_run {
 struct result_variant {
 	char *name;
 	char **argv;		/* NULL-terminated */
+	char *exec_path;	/* the path exec'd (equal-length links), or NULL */
 };
 
 enum note_level { NOTE_NOTE, NOTE_WARNING };
@@ -92,6 +93,15 @@ struct result {
 	unsigned repeat, warmup;
 	double timeout_s;
 	int kernel_excluded;	/* counters are user-space only */
+	int pin_cpu;		/* CPU the runs were pinned to, -1 = none */
+	size_t env_pad_max;	/* padding drawn from [0, env_pad_max] per block */
+
+	/* Comparison settings (compare only; nvariants >= 2). */
+	int baseline;		/* variant index the others are compared with */
+	double noise_band;	/* delta of STATS.md (b), e.g. 0.01 */
+	char *primary;		/* primary metric ("wall-time"); others get Holm */
+	int decide;		/* 1 = always-valid confidence sequences (--decide) */
+	double cs_rho;		/* mixing parameter of the confidence sequence */
 
 	struct result_variant *variants;
 	size_t nvariants, variants_alloc;

@@ -27,7 +27,11 @@ double stats_binom_half_cdf(long n, long k);
  *   stats_t_sf(t, df)    P(T > t), accurate in the upper tail
  *   stats_t_p2(t, df)    two-sided p-value P(|T| >= |t|)
  *   stats_t_quantile(p, df)  the t with P(T <= t) = p, 0 < p < 1
- *                             (+-INFINITY at p = 1 / p = 0)
+ *                             (+-INFINITY at p = 1 / p = 0, or when the
+ *                             quantile exceeds the double range, df << 1)
+ * Accuracy: about 1e-12 relative for df <= 1e6 (pmustat's df are run
+ * counts); beyond that the quantile stays exact (series) but the cdf/sf
+ * degrade roughly in proportion to df (1e-8 at df = 1e9).
  */
 double stats_t_pdf(double t, double df);
 double stats_t_cdf(double t, double df);

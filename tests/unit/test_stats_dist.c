@@ -56,6 +56,12 @@ static void test_t_quantile_fractional_df(void **state)
 	near_rel(stats_t_quantile(0.999, 0.5), 102849.11563017537133, 1e-10, "df 0.5");
 	near_rel(stats_t_quantile(0.995, 200), 2.6006344361915576429, 1e-12, "df 200");
 	near_rel(stats_t_quantile(0.025, 9), -2.2621571627982049992, 1e-12, "df 9 lower");
+	near_rel(stats_t_quantile(0.975, 1e3), 1.9623390808264085, 1e-13, "df 1e3");
+	near_rel(stats_t_quantile(0.975, 1e5), 1.9599877075346096, 1e-11, "df 1e5");
+	near_rel(stats_t_quantile(0.975, 1e7), 1.9599642217672055, 1e-14, "df 1e7");
+	near_rel(stats_t_quantile(0.975, 1e9), 1.9599639869123255, 1e-14, "df 1e9");
+	/* t(0.975, 0.001) is about 10^1300: no double holds it */
+	assert_true(stats_t_quantile(0.975, 0.001) == INFINITY);
 }
 
 static void test_t_quantile_closed_forms(void **state)

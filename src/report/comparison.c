@@ -1,0 +1,313 @@
+/*
+ * Computing comparisons. Runs are first laid out as a block x variant table;
+ * a block counts only when every variant ran to a clean exit in it, so a
+ * variant that failed under -i drops the whole block for all comparisons
+ * and pairs stay pairs.
+ */
+#include "report/comparison.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/strbuf.h"
+#include "stats/stop.h"
+#include "stats/tests.h"
+
+struct layout {
+	int nblocks;
+	int *run_at;		/* [block * nvariants + variant] = run index or -1 */
+	char *complete;		/* per block */
+};
+
+static void layout_build(const struct result *r, struct layout *l)
+{
+	size_t nv = r->nvariants;
+
+	l->nblocks = 0;
+	for (size_t i = 0; i < r->nruns; i++)
+		if (r->runs[i].block + 1 > l->nblocks)
+			l->nblocks = r->runs[i].block + 1;
+	l->run_at = xmalloc(((size_t)l->nblocks * nv + 1) * sizeof(int));
+	for (size_t i = 0; i < (size_t)l->nblocks * nv; i++)
+		l->run_at[i] = -1;
+	for (size_t i = 0; i < r->nruns; i++)
+		l->run_at[(size_t)r->runs[i].block * nv + (size_t)r->runs[i].variant] = (int)i;
+	l->complete = xcalloc((size_t)l->nblocks + 1, 1);
+	for (int b = 0; b < l->nblocks; b++) {
+		int ok = 1;
+
+		for (size_t v = 0; v < nv && ok; v++) {
+			int i = l->run_at[(size_t)b * nv + v];
+
+			ok = i >= 0 && !r->runs[i].warmup && r->runs[i].status == RUN_OK;
+		}
+		l->complete[b] = (char)ok;
+	}
+}
+
+static void layout_release(struct layout *l)
+{
+	free(l->run_at);
+	free(l->complete);
+}
+
+/* Values of (metric m, variant v) from complete blocks, in block order;
+ * paired with the baseline only where both are usable. */
+static size_t collect_pairs(const struct result *r, const struct layout *l, size_t m,
+			    size_t v, double *a, double *b)
+{
+	size_t nv = r->nvariants, n = 0, base = (size_t)r->baseline;
+
+	for (int blk = 0; blk < l->nblocks; blk++) {
+		int ia = l->run_at[(size_t)blk * nv + base], ib = l->run_at[(size_t)blk * nv + v];
+
+		if (!l->complete[blk] || !result_value_usable(r, &r->runs[ia], m) ||
+		    !result_value_usable(r, &r->runs[ib], m))
+			continue;
+		a[n] = r->runs[ia].values[m].value * r->metrics[m].scale;
+		b[n] = r->runs[ib].values[m].value * r->metrics[m].scale;
+		n++;
+	}
+	return n;
+}
+
+static int all_positive(const double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(x[i] > 0))
+			return 0;
+	return 1;
+}
+
+static void fill_centres(struct comparison *c, const double *a, const double *b, size_t n)
+{
+	double sa = 0, sb = 0, qa = 0, qb = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		sa += a[i];
+		sb += b[i];
+	}
+	c->mean_a = n ? sa / (double)n : NAN;
+	c->mean_b = n ? sb / (double)n : NAN;
+	for (size_t i = 0; i < n; i++) {
+		qa += (a[i] - c->mean_a) * (a[i] - c->mean_a);
+		qb += (b[i] - c->mean_b) * (b[i] - c->mean_b);
+	}
+	c->cv_a = n > 1 && c->mean_a ? sqrt(qa / (double)(n - 1)) / fabs(c->mean_a) : NAN;
+	c->cv_b = n > 1 && c->mean_b ? sqrt(qb / (double)(n - 1)) / fabs(c->mean_b) : NAN;
+}
+
+static void compare_paired(const struct result *r, struct comparison *c, const double *a,
+			   const double *b, size_t n)
+{
+	struct stats_paired p;
+
+	stats_paired_ratio(a, b, n, 0.95, &p, NULL);
+	c->method = CMP_PAIRED;
+	c->ratio = p.ratio;
+	c->p = p.p_signed_rank;
+	c->hl_ratio = p.hl_ratio;
+	if (n >= 2 && p.sd_d == 0) {
+		/* Every block shows the same ratio: a deterministic count. */
+		c->method = CMP_EXACT;
+		c->ci_lo = c->ci_hi = c->ratio;
+		c->half_log = 0;
+		c->p = NAN;
+		return;
+	}
+	c->ci_lo = p.ci_lo;
+	c->ci_hi = p.ci_hi;
+	c->half_log = p.half_log;
+	if (r->decide && n >= 2) {
+		/* Always-valid: the interval may be looked at after every block. */
+		double rad = stats_cs_radius(n, p.sd_d, r->cs_rho, COMPARE_ALPHA);
+
+		c->ci_lo = exp(p.mean_d - rad);
+		c->ci_hi = exp(p.mean_d + rad);
+		c->half_log = rad;
+		c->sequential = 1;
+	}
+}
+
+static void compare_unpaired(struct comparison *c, const double *a, size_t na, const double *b,
+			     size_t nb)
+{
+	struct stats_unpaired u;
+
+	stats_unpaired_ratio(a, na, b, nb, 0.95, &u, NULL);
+	c->method = CMP_UNPAIRED;
+	c->ratio = u.ratio;
+	c->ci_lo = u.ci_lo;
+	c->ci_hi = u.ci_hi;
+	c->p = u.p_mw;
+	c->half_log = isfinite(u.ci_lo) && u.ci_lo > 0 ? log(u.ci_hi / u.ci_lo) / 2 : NAN;
+}
+
+static void compare_one(const struct result *r, const struct layout *l, struct comparison *c)
+{
+	size_t cap = (size_t)l->nblocks + 1;
+	double *a = xmalloc(cap * sizeof(double)), *b = xmalloc(cap * sizeof(double));
+	size_t n = collect_pairs(r, l, c->metric, c->variant, a, b);
+
+	c->n = c->n_a = c->n_b = n;
+	c->ratio = c->ci_lo = c->ci_hi = c->p = c->p_holm = c->hl_ratio = c->half_log = NAN;
+	fill_centres(c, a, b, n);
+	if (n == 0) {
+		c->method = CMP_NONE;
+		c->why = "no complete blocks with usable values";
+	} else if (all_positive(a, n) && all_positive(b, n)) {
+		compare_paired(r, c, a, b, n);
+	} else if (c->mean_a == 0 && c->mean_b == 0) {
+		c->method = CMP_EXACT;
+		c->ratio = c->ci_lo = c->ci_hi = 1;
+	} else if (!(c->mean_a > 0)) {
+		c->method = CMP_NONE;
+		c->why = "the baseline's values are zero: no ratio";
+	} else {
+		compare_unpaired(c, a, n, b, n);
+	}
+	c->verdict = c->method == CMP_NONE ? STATS_INCONCLUSIVE
+					   : stats_verdict(c->ci_lo, c->ci_hi, r->noise_band);
+	free(a);
+	free(b);
+}
+
+/* Holm across the metrics of one variant; verdicts of secondary metrics
+ * that the adjusted p does not support are withheld. */
+static void apply_holm(const struct result *r, struct comparison_set *s, size_t v)
+{
+	double *p = xmalloc((s->n + 1) * sizeof(double)), *adj = xmalloc((s->n + 1) * sizeof(double));
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (s->c[i].variant == v)
+			p[k++] = s->c[i].p;
+	stats_holm_adjust(p, k, adj);
+	k = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		struct comparison *c = &s->c[i];
+		int decisive = c->verdict == STATS_SLOWER || c->verdict == STATS_FASTER ||
+			       c->verdict == STATS_CHANGED_WITHIN_NOISE;
+
+		if (c->variant != v)
+			continue;
+		c->p_holm = adj[k++];
+		if (decisive && c->method != CMP_EXACT && r->primary &&
+		    strcmp(r->metrics[c->metric].name, r->primary) &&
+		    !(c->p_holm < COMPARE_ALPHA)) {
+			c->held_by_holm = 1;
+			c->verdict = STATS_INCONCLUSIVE;
+		}
+	}
+	free(p);
+	free(adj);
+}
+
+void comparisons_compute(const struct result *r, struct comparison_set *out)
+{
+	struct layout l;
+
+	memset(out, 0, sizeof(*out));
+	if (r->nvariants < 2)
+		return;
+	layout_build(r, &l);
+	out->c = xcalloc(r->nmetrics * r->nvariants + 1, sizeof(*out->c));
+	for (int b = 0; b < l.nblocks; b++) {
+		int measured = 0;
+
+		for (size_t v = 0; v < r->nvariants; v++) {
+			int i = l.run_at[(size_t)b * r->nvariants + v];
+
+			measured |= i >= 0 && !r->runs[i].warmup;
+		}
+		out->blocks_total += measured;
+		out->blocks_complete += l.complete[b] != 0;
+	}
+	for (size_t v = 0; v < r->nvariants; v++) {
+		if ((int)v == r->baseline)
+			continue;
+		for (size_t m = 0; m < r->nmetrics; m++) {
+			struct comparison *c;
+
+			if (!r->metrics[m].available)
+				continue;
+			c = &out->c[out->n++];
+			c->metric = m;
+			c->variant = v;
+			compare_one(r, &l, c);
+		}
+		apply_holm(r, out, v);
+	}
+	layout_release(&l);
+}
+
+void comparisons_release(struct comparison_set *s)
+{
+	free(s->c);
+	memset(s, 0, sizeof(*s));
+}
+
+const struct comparison *comparisons_find(const struct comparison_set *s, size_t metric,
+					  size_t variant)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->c[i].metric == metric && s->c[i].variant == variant)
+			return &s->c[i];
+	return NULL;
+}
+
+const char *comparison_verdict_word(const struct result *r, const struct comparison *c)
+{
+	int time = !strcmp(r->metrics[c->metric].unit, "ns");
+
+	switch (c->verdict) {
+	case STATS_SLOWER:
+		return time ? "slower" : "higher";
+	case STATS_FASTER:
+		return time ? "faster" : "lower";
+	default:
+		return stats_verdict_word(c->verdict);
+	}
+}
+
+static const char *const method_names[] = {
+	[CMP_PAIRED] = "paired", [CMP_UNPAIRED] = "unpaired",
+	[CMP_EXACT] = "exact", [CMP_NONE] = "none",
+};
+
+static json_t *num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+json_t *comparisons_json(const struct result *r)
+{
+	struct comparison_set s;
+	json_t *arr = json_array();
+
+	comparisons_compute(r, &s);
+	for (size_t i = 0; i < s.n; i++) {
+		const struct comparison *c = &s.c[i];
+		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:s}",
+				      "metric", r->metrics[c->metric].name,
+				      "baseline", r->variants[r->baseline].name,
+				      "variant", r->variants[c->variant].name,
+				      "method", method_names[c->method],
+				      "ratio", num(c->ratio), "ci_low", num(c->ci_lo),
+				      "ci_high", num(c->ci_hi), "p", num(c->p),
+				      "p_holm", num(c->p_holm), "n", (json_int_t)c->n,
+				      "verdict", comparison_verdict_word(r, c));
+
+		json_object_set_new(o, "mean_baseline", num(c->mean_a));
+		json_object_set_new(o, "mean_variant", num(c->mean_b));
+		json_object_set_new(o, "hodges_lehmann_ratio", num(c->hl_ratio));
+		json_object_set_new(o, "held_by_holm", json_boolean(c->held_by_holm));
+		json_object_set_new(o, "sequential", json_boolean(c->sequential));
+		if (c->why)
+			json_object_set_new(o, "why", json_string(c->why));
+		json_array_append_new(arr, o);
+	}
+	comparisons_release(&s);
+	return arr;
+}
