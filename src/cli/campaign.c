@@ -7,6 +7,7 @@
 #include "cli/campaign.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +15,12 @@
 #include <unistd.h>
 
 #include "backend/perf_event.h"
+#include "cli/cli.h"
 #include "core/strbuf.h"
 #include "core/suggest.h"
 #include "plan/groups.h"
 #include "report/json.h"
+#include "run/execpath.h"
 #include "run/measure.h"
 #include "run/schedule.h"
 
@@ -59,6 +62,10 @@ void campaign_release(struct campaign *c)
 	free(c->event_metric);
 	free(c->group);
 	free(c->failure_stderr);
+	for (size_t v = 0; c->run_argv && v < c->res.nvariants; v++)
+		free(c->run_argv[v]);
+	free(c->run_argv);
+	execpaths_release(&c->xp);
 	if (c->csv.f)
 		csv_close(&c->csv, NULL);
 	if (c->sw.fd >= 0)
@@ -266,11 +273,70 @@ static int check_writable(const char *path, const char *opt, struct error *err)
 	return 0;
 }
 
+/* What each variant execs: its own argv, or with argv[0] replaced by its
+ * equal-length link. Resolving here also reports a missing program before
+ * any run. */
+static int set_run_argv(struct campaign *c, struct error *err)
+{
+	size_t nv = c->res.nvariants;
+	const char **progs = xcalloc(nv + 1, sizeof(char *));
+	int rc = 0;
+
+	c->run_argv = xcalloc(nv + 1, sizeof(char **));
+	for (size_t v = 0; v < nv; v++) {
+		char *path = execpath_resolve(c->res.variants[v].argv[0], err);
+
+		if (!path) {
+			rc = -1;
+			goto out;
+		}
+		free(path);
+		progs[v] = c->res.variants[v].argv[0];
+	}
+	if (c->o->equal_paths && execpaths_make(&c->xp, progs, nv, err)) {
+		rc = -1;
+		goto out;
+	}
+	for (size_t v = 0; v < nv; v++) {
+		size_t n = 0;
+
+		while (c->res.variants[v].argv[n])
+			n++;
+		c->run_argv[v] = xcalloc(n + 1, sizeof(char *));
+		memcpy(c->run_argv[v], c->res.variants[v].argv, n * sizeof(char *));
+		if (c->o->equal_paths) {
+			c->run_argv[v][0] = c->xp.paths[v];
+			c->res.variants[v].exec_path = xstrdup(c->xp.paths[v]);
+		}
+	}
+out:
+	free(progs);
+	return rc;
+}
+
+static int check_pin(int cpu, struct error *err)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return 0;
+	if (cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof(set), &set) ||
+	    !CPU_ISSET(cpu, &set)) {
+		error_set(err, ERR_USAGE, "cannot pin to CPU %d: pmustat may not run there", cpu);
+		return error_hint(err, "choose one of the CPUs in 'taskset -cp $$' (%d online)",
+				  (int)sysconf(_SC_NPROCESSORS_ONLN));
+	}
+	return 0;
+}
+
 int campaign_check(struct campaign *c, struct error *err)
 {
-	for (size_t v = 0; v < c->res.nvariants; v++)
-		if (spawn_check_program(c->res.variants[v].argv[0], err))
-			return -1;
+	if (check_pin(c->o->pin_cpu, err))
+		return -1;
+	c->res.pin_cpu = c->o->pin_cpu;
+	c->res.env_pad_max = c->o->env_pad_max;
+	if (set_run_argv(c, err))
+		return -1;
 	if (check_writable(c->o->json_path, "-o/--output", err))
 		return -1;
 	if (c->o->csv_path && csv_open(&c->csv, c->o->csv_path, err))
@@ -445,14 +511,18 @@ static int persist_run(struct campaign *c, const struct result_run *run, struct 
 	return 0;
 }
 
-static void progress(const struct campaign *c, size_t done, size_t total)
+static void progress(const struct campaign *c, size_t done, size_t total, const char *extra)
 {
 	if (c->o->quiet || !isatty(STDERR_FILENO))
 		return;
-	fprintf(stderr, "\rpmustat: run %zu/%zu", done, total);
-	if (done == total)
-		fputs("\r\033[K", stderr);
+	fprintf(stderr, "\r\033[Kpmustat: run %zu/%zu%s%s", done, total, *extra ? ", " : "", extra);
 	fflush(stderr);
+}
+
+static void progress_done(const struct campaign *c)
+{
+	if (!c->o->quiet && isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
 }
 
 static int run_slot(struct campaign *c, const struct sched_slot *slot, struct error *err)
@@ -464,9 +534,10 @@ static int run_slot(struct campaign *c, const struct sched_slot *slot, struct er
 	double start = now_epoch();
 	int rc;
 
-	spec.argv = c->res.variants[slot->variant].argv;
+	spec.argv = c->run_argv[slot->variant];
 	spec.envp = env;
 	spec.show_output = c->o->show_output;
+	spec.pin_cpu = c->o->pin_cpu;
 	spec.timeout_s = c->o->timeout_s;
 	spec.events = c->events;
 	spec.group = c->group;
@@ -514,48 +585,77 @@ static void note_ignored_failures(struct campaign *c)
 				"statistics (-i)", timeout, measured, c->o->timeout_s);
 }
 
+/* Stop before a block that would overrun the time budget: the mean block
+ * time so far predicts the next one. */
+static int over_budget(const struct campaign *c, uint64_t t0, unsigned blocks_run,
+		       struct strbuf *why)
+{
+	double elapsed = (double)(clock_now_ns() - t0) / 1e9;
+
+	if (!c->o->max_time_s || !blocks_run ||
+	    elapsed + elapsed / blocks_run <= c->o->max_time_s)
+		return 0;
+	strbuf_addf(why, "time budget of %g s reached", c->o->max_time_s);
+	return 1;
+}
+
+static void note_interrupted(struct campaign *c, size_t total)
+{
+	size_t finished = 0;
+
+	for (size_t i = 0; i < c->res.nruns; i++)
+		finished += c->res.runs[i].status != RUN_INTERRUPTED;
+	c->res.interrupted = 1;
+	free(c->res.stop_reason);
+	c->res.stop_reason = xstrdup(c->sw.stop_signal == SIGINT ? "interrupted by SIGINT"
+								  : "interrupted by SIGTERM");
+	result_add_note(&c->res, NOTE_WARNING, NULL, NULL,
+			"%s after %zu of %zu runs: the statistics use the runs that finished",
+			c->res.stop_reason, finished, total);
+}
+
 int campaign_run(struct campaign *c, struct error *err)
 {
 	struct schedule sched;
 	struct sched_slot slots[64];
+	struct strbuf why = STRBUF_INIT, status = STRBUF_INIT;
 	unsigned nblocks = c->o->warmup + c->o->repeat;
-	int nvar = (int)c->res.nvariants;
+	int nvar = (int)c->res.nvariants, rc = 0, stop = 0;
 	size_t total = (size_t)nblocks * (size_t)nvar, done = 0;
-	int rc = 0;
+	uint64_t t0 = clock_now_ns();
 
 	if (sigwatch_init(&c->sw, err))
 		return -1;
 	schedule_init(&sched, c->o->seed, nvar, 1, c->o->warmup, c->o->env_pad_max,
 		      c->o->shuffle);
-	for (unsigned b = 0; b < nblocks && !rc; b++) {
+	for (unsigned b = 0; b < nblocks && !rc && !stop; b++) {
 		schedule_block(&sched, (int)b, slots);
 		for (int i = 0; i < nvar && !rc; i++) {
 			sigwatch_poll(&c->sw);
 			if (c->sw.stop_signal)
 				break;
 			rc = run_slot(c, &slots[i], err);
-			progress(c, ++done, total);
+			progress(c, ++done, total, status.buf);
 		}
-		if (c->sw.stop_signal)
+		if (c->sw.stop_signal || rc)
 			break;
+		if (b >= c->o->warmup && c->o->after_block) {
+			strbuf_reset(&status);
+			stop = c->o->after_block(&c->res, b + 1 - c->o->warmup, c->o->after_data,
+						 &why, &status);
+		}
+		if (!stop && b + 1 < nblocks)
+			stop = over_budget(c, t0, b + 1, &why);
 	}
-	if (c->sw.stop_signal) {
-		size_t finished = 0;
-
-		for (size_t i = 0; i < c->res.nruns; i++)
-			finished += c->res.runs[i].status != RUN_INTERRUPTED;
-		c->res.interrupted = 1;
-		free(c->res.stop_reason);
-		c->res.stop_reason = xstrdup(c->sw.stop_signal == SIGINT ? "interrupted by SIGINT"
-									  : "interrupted by SIGTERM");
-		result_add_note(&c->res, NOTE_WARNING, NULL, NULL,
-				"%s after %zu of %zu runs: the statistics use the runs that "
-				"finished", c->res.stop_reason, finished, total);
-	}
+	progress_done(c);
+	if (c->sw.stop_signal)
+		note_interrupted(c, total);
+	else if (!rc)
+		c->res.stop_reason = xstrdup(why.len ? why.buf : "all runs done");
 	if (c->o->ignore_failure)
 		note_ignored_failures(c);
-	if (!rc && !c->res.stop_reason)
-		c->res.stop_reason = xstrdup("all runs done");
+	strbuf_release(&why);
+	strbuf_release(&status);
 	/* Signals stay blocked until campaign_release: a second Ctrl-C while the
 	 * outputs are written must not cut them short. */
 	return rc;
@@ -569,4 +669,62 @@ int campaign_finish(struct campaign *c, struct error *err)
 	if (c->o->json_path && strcmp(c->o->json_path, "-"))
 		return report_json_write(&c->res, c->o->json_path, err);
 	return 0;
+}
+
+int campaign_prepare(struct campaign *c, struct error *err)
+{
+	return campaign_plan(c, err) || campaign_check(c, err) ? -1 : 0;
+}
+
+/* Shown on a stopped campaign so the failing run's own words are not lost. */
+static void show_failure_stderr(const struct campaign *c)
+{
+	size_t len;
+
+	if (!c->failure_stderr)
+		return;
+	len = strlen(c->failure_stderr);
+	fprintf(stderr, "--- stderr of the failing run (last %zu bytes) ---\n%s", len,
+		c->failure_stderr);
+	if (len && c->failure_stderr[len - 1] != '\n')
+		fputc('\n', stderr);
+	fputs("---\n", stderr);
+}
+
+static void render_table(const struct campaign *c, campaign_renderer render)
+{
+	struct table_opts to = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+	FILE *f = c->o->json_path && !strcmp(c->o->json_path, "-") ? stderr : stdout;
+
+	if (c->o->quiet)
+		return;
+	to.color = isatty(fileno(f)) && !getenv("NO_COLOR");
+	render(&c->res, &to, &sb);
+	fputs(sb.buf, f);
+	strbuf_release(&sb);
+}
+
+int campaign_conclude(struct campaign *c, campaign_renderer render)
+{
+	struct error err, err2;
+	int rc;
+
+	error_clear(&err);
+	error_clear(&err2);
+	rc = campaign_run(c, &err);
+	if (campaign_finish(c, &err2))
+		cli_error(&err2);
+	if (!rc || c->res.interrupted)
+		render_table(c, render);
+	if (c->o->json_path && !strcmp(c->o->json_path, "-") &&
+	    report_json_write(&c->res, "-", &err2))
+		cli_error(&err2);
+	if (rc) {
+		show_failure_stderr(c);
+		return cli_error(&err);
+	}
+	if (c->res.interrupted)
+		return PMU_EXIT_INTERRUPTED;
+	return err2.kind != ERR_NONE ? PMU_EXIT_RUNTIME : PMU_EXIT_OK;
 }

@@ -9,9 +9,12 @@
 #define PMU_CLI_CAMPAIGN_H
 
 #include "catalog/event.h"
+#include "core/strbuf.h"
 #include "host/sysfs.h"
 #include "report/csv.h"
 #include "report/result.h"
+#include "report/table.h"
+#include "run/execpath.h"
 #include "run/sigwatch.h"
 
 struct campaign_opts {
@@ -28,6 +31,17 @@ struct campaign_opts {
 	uint64_t seed;
 	size_t env_pad_max;
 	int shuffle;
+	int pin_cpu;		/* run every command on this CPU, -1 = no pinning */
+	int equal_paths;	/* exec variants through equal-length paths */
+	double max_time_s;	/* stop before a block that would exceed it; 0 = none */
+	/*
+	 * Called after each measured block (blocks counted from 1, warm-up
+	 * excluded). Returns 1 to stop, with the reason in *why; may append a
+	 * status to *progress for the terminal progress line.
+	 */
+	int (*after_block)(const struct result *r, unsigned blocks, void *data,
+			   struct strbuf *why, struct strbuf *progress);
+	void *after_data;
 };
 
 struct campaign {
@@ -41,6 +55,8 @@ struct campaign {
 	struct csv_writer csv;
 	struct sigwatch sw;
 	char *failure_stderr;		/* stderr tail of the run that stopped us */
+	struct execpaths xp;		/* equal-length links, if used */
+	char ***run_argv;		/* per variant: argv as exec'd */
 };
 
 int campaign_init(struct campaign *c, const struct campaign_opts *o, const char *command,
@@ -66,5 +82,19 @@ int campaign_run(struct campaign *c, struct error *err);
 
 /* Write the final outputs (JSON); CSV rows are already written. */
 int campaign_finish(struct campaign *c, struct error *err);
+
+/* campaign_plan + campaign_check. */
+int campaign_prepare(struct campaign *c, struct error *err);
+
+typedef void (*campaign_renderer)(const struct result *r, const struct table_opts *o,
+				  struct strbuf *out);
+
+/*
+ * What every measuring command does once prepared: run, write the outputs,
+ * render the table (to stdout, or stderr when the JSON goes to stdout),
+ * report a failure with the failing run's stderr. Returns the exit code:
+ * 0, 1 (a run failed or an output could not be written) or 130 (interrupted).
+ */
+int campaign_conclude(struct campaign *c, campaign_renderer render);
 
 #endif

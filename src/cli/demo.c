@@ -26,6 +26,7 @@ int cmd_demo(int argc, const char **argv)
 	};
 
 	o.repeat = 10;
+	o.pin_cpu = -1;
 	r = cli_parse(argc, argv, opts, "pmustat demo [options]", 0, &next, &help);
 	if (r)
 		return r > 0 ? 0 : PMU_EXIT_USAGE;

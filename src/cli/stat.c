@@ -9,71 +9,24 @@
 
 #include "cli/campaign.h"
 #include "cli/cli.h"
-#include "report/json.h"
 #include "report/table.h"
 
 static const char stat_usage[] = "pmustat stat [options] [--] command [args...]";
-
-/* Shown on a stopped campaign so the failing run's own words are not lost. */
-static void show_failure_stderr(const struct campaign *c)
-{
-	if (!c->failure_stderr)
-		return;
-	fprintf(stderr, "--- stderr of the failing run (last %zu bytes) ---\n%s",
-		strlen(c->failure_stderr), c->failure_stderr);
-	if (c->failure_stderr[strlen(c->failure_stderr) - 1] != '\n')
-		fputc('\n', stderr);
-	fputs("---\n", stderr);
-}
-
-static void render(const struct campaign *c, int quiet)
-{
-	struct table_opts to = { 0 };
-	struct strbuf sb = STRBUF_INIT;
-	FILE *f = c->o->json_path && !strcmp(c->o->json_path, "-") ? stderr : stdout;
-
-	if (quiet)
-		return;
-	to.color = isatty(fileno(f)) && !getenv("NO_COLOR");
-	report_stat_table(&c->res, &to, &sb);
-	fputs(sb.buf, f);
-	strbuf_release(&sb);
-}
 
 /* Run the whole campaign for the options; shared by stat and demo. */
 int stat_campaign(const struct campaign_opts *o, char *const *argv, const char *command)
 {
 	struct campaign c;
-	struct error err, err2;
+	struct error err;
 	int rc;
 
 	error_clear(&err);
-	error_clear(&err2);
 	if (campaign_init(&c, o, command, &err)) {
 		campaign_release(&c);
 		return cli_error(&err);
 	}
 	campaign_add_variant(&c, "A", argv);
-	if (campaign_plan(&c, &err) || campaign_check(&c, &err)) {
-		rc = cli_error(&err);
-		campaign_release(&c);
-		return rc;
-	}
-	rc = campaign_run(&c, &err);
-	if (campaign_finish(&c, &err2))
-		cli_error(&err2);
-	if (!rc || c.res.interrupted)
-		render(&c, o->quiet);
-	if (o->json_path && !strcmp(o->json_path, "-") && report_json_write(&c.res, "-", &err2))
-		cli_error(&err2);
-	if (rc) {
-		show_failure_stderr(&c);
-		rc = cli_error(&err);
-	} else if (c.res.interrupted) {
-		rc = PMU_EXIT_INTERRUPTED;
-	} else if (err2.kind != ERR_NONE) {
-		rc = PMU_EXIT_RUNTIME;
-	}
+	rc = campaign_prepare(&c, &err) ? cli_error(&err) : campaign_conclude(&c, report_stat_table);
 	campaign_release(&c);
 	return rc;
 }
@@ -81,7 +34,7 @@ int stat_campaign(const struct campaign_opts *o, char *const *argv, const char *
 int cmd_stat(int argc, const char **argv)
 {
 	struct campaign_opts o = { 0 };
-	unsigned seed = 0;
+	unsigned seed = 0, pin = (unsigned)-1;
 	int help = 0, next, r;
 	char *events = NULL, *metrics = NULL;
 	const struct option opts[] = {
@@ -94,6 +47,7 @@ int cmd_stat(int argc, const char **argv)
 		{ OPT_BOOL, 0, "show-output", &o.show_output, NULL, "let the command's stdout/stderr through" },
 		{ OPT_STRING, 'o', "output", &o.json_path, "file", "write the result as JSON ('-' = stdout)" },
 		{ OPT_STRING, 0, "csv", &o.csv_path, "file", "write every run's raw values as CSV" },
+		{ OPT_UINT, 0, "pin", &pin, "cpu", "run the command on this CPU only" },
 		{ OPT_UINT, 0, "seed", &seed, "n", "random seed (recorded in the result)" },
 		{ OPT_BOOL, 'q', "quiet", &o.quiet, NULL, "no table" },
 		{ OPT_BOOL, 'h', "help", &help, NULL, "show this help" },
@@ -112,6 +66,7 @@ int cmd_stat(int argc, const char **argv)
 	o.events = events;
 	o.metrics = metrics;
 	o.seed = seed;
+	o.pin_cpu = (int)pin;
 	r = stat_campaign(&o, (char *const *)(argv + next), "stat");
 	free(events);
 	free(metrics);

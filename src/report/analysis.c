@@ -40,10 +40,19 @@ static void count_excluded(const struct result *r, struct metric_summary *ms)
 	}
 }
 
-static void warn_for(struct analysis *a, const struct result *r, const struct metric_summary *ms)
+static void warn_for(struct analysis *a, const struct result *r, struct metric_summary *ms)
 {
-	const char *name = r->metrics[ms->metric].name;
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf label = STRBUF_INIT, sb = STRBUF_INIT;
+	const char *name;
+
+	/* With several variants a warning must say whose runs it is about. */
+	if (r->nvariants > 1)
+		strbuf_addf(&label, "%s (%s)", r->metrics[ms->metric].name,
+			    r->variants[ms->variant].name);
+	else
+		strbuf_adds(&label, r->metrics[ms->metric].name);
+	name = label.buf;
+	ms->warn_first = a->nwarnings;
 
 	/* A slow first run is a warm-up effect on time; on counts it is noise. */
 	if (ms->s.slow_first_run && !strcmp(r->metrics[ms->metric].unit, "ns"))
@@ -74,7 +83,9 @@ static void warn_for(struct analysis *a, const struct result *r, const struct me
 		add_warning(a, name, "count fewer events at once, or free counters "
 				     "('sysctl kernel.nmi_watchdog=0')", sb.buf);
 	}
+	ms->warn_count = a->nwarnings - ms->warn_first;
 	strbuf_release(&sb);
+	strbuf_release(&label);
 }
 
 void analysis_compute(const struct result *r, struct analysis *a)
@@ -156,9 +167,8 @@ static json_t *summary_json(const struct result *r, const struct analysis *a,
 	json_object_set_new(o, "slow_first_run", json_boolean(s->slow_first_run));
 	json_object_set_new(o, "multiplexed_runs_left_out", json_integer((json_int_t)ms->n_multiplexed));
 	json_object_set_new(o, "unit", json_string(r->metrics[ms->metric].unit));
-	for (size_t i = 0; i < a->nwarnings; i++)
-		if (!strcmp(a->warnings[i].metric, r->metrics[ms->metric].name))
-			json_array_append_new(w, json_string(a->warnings[i].text));
+	for (size_t i = ms->warn_first; i < ms->warn_first + ms->warn_count; i++)
+		json_array_append_new(w, json_string(a->warnings[i].text));
 	json_object_set_new(o, "warnings", w);
 	return o;
 }

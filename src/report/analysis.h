@@ -17,6 +17,7 @@ struct metric_summary {
 	struct stats_summary s;	/* in display units: value * metric scale */
 	size_t n_multiplexed;	/* runs left out: counter not always scheduled */
 	size_t n_missing;	/* measured runs without a value */
+	size_t warn_first, warn_count;	/* its warnings in analysis.warnings */
 };
 
 struct analysis {

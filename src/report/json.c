@@ -14,6 +14,7 @@
 
 #include "core/strbuf.h"
 #include "report/analysis.h"
+#include "report/comparison.h"
 
 static json_t *json_str_or_null(const char *s)
 {
@@ -138,14 +139,17 @@ json_t *report_json(const struct result *r)
 	json_object_set_new(doc, "stop_reason", json_str_or_null(r->stop_reason));
 	json_object_set_new(doc, "host", host_json(&r->host));
 	json_object_set_new(doc, "options",
-			    json_pack("{s:I, s:i, s:i, s:f, s:b}", "seed", (json_int_t)r->seed,
-				      "repeat", (int)r->repeat, "warmup", (int)r->warmup,
-				      "timeout", r->timeout_s, "kernel_excluded",
-				      r->kernel_excluded));
+			    json_pack("{s:I, s:i, s:i, s:f, s:b, s:o, s:I}", "seed",
+				      (json_int_t)r->seed, "repeat", (int)r->repeat, "warmup",
+				      (int)r->warmup, "timeout", r->timeout_s, "kernel_excluded",
+				      r->kernel_excluded,
+				      "pin_cpu", r->pin_cpu < 0 ? json_null() : json_integer(r->pin_cpu),
+				      "env_pad_max", (json_int_t)r->env_pad_max));
 	a = json_array();
 	for (size_t i = 0; i < r->nvariants; i++)
-		json_array_append_new(a, json_pack("{s:s, s:o}", "name", r->variants[i].name,
-						   "argv", argv_json(r->variants[i].argv)));
+		json_array_append_new(a, json_pack("{s:s, s:o, s:o}", "name", r->variants[i].name,
+						   "argv", argv_json(r->variants[i].argv),
+						   "exec_path", json_str_or_null(r->variants[i].exec_path)));
 	json_object_set_new(doc, "variants", a);
 	a = json_array();
 	for (size_t i = 0; i < r->nmetrics; i++)
@@ -156,6 +160,14 @@ json_t *report_json(const struct result *r)
 		json_array_append_new(a, run_json(r, &r->runs[i]));
 	json_object_set_new(doc, "runs", a);
 	json_object_set_new(doc, "summaries", analysis_summaries_json(r));
+	if (r->nvariants >= 2) {
+		json_object_set_new(doc, "comparison",
+				    json_pack("{s:s, s:f, s:o, s:b, s:f}", "baseline",
+					      r->variants[r->baseline].name, "noise_band",
+					      r->noise_band, "primary", json_str_or_null(r->primary),
+					      "sequential", r->decide, "cs_rho", r->cs_rho));
+		json_object_set_new(doc, "comparisons", comparisons_json(r));
+	}
 	a = json_array();
 	for (size_t i = 0; i < r->nnotes; i++)
 		json_array_append_new(a, note_json(&r->notes[i]));

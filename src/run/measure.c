@@ -25,7 +25,7 @@ static void read_counters(const struct perf_set *set, struct measure_outcome *ou
 int measure_run(const struct measure_spec *spec, struct sigwatch *sw,
 		struct measure_outcome *out, struct error *err)
 {
-	struct spawn_opts so = { spec->argv, spec->envp, spec->show_output };
+	struct spawn_opts so = { spec->argv, spec->envp, spec->show_output, spec->pin_cpu };
 	struct perf_set set = { NULL, 0 };
 	struct spawn sp;
 	size_t n = spec->nevents ? spec->nevents : 1;

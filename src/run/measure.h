@@ -13,6 +13,7 @@ struct measure_spec {
 	char *const *argv;
 	char *const *envp;		/* NULL: inherit */
 	int show_output;
+	int pin_cpu;			/* -1: no pinning */
 	double timeout_s;		/* 0: none */
 	const struct event_spec *events;	/* perf events to count */
 	const size_t *group;		/* leader index per event, or NULL */

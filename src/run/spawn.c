@@ -6,12 +6,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -54,6 +54,14 @@ static void child_main(const struct spawn_opts *o, const struct sigwatch *sw, in
 	while (r < 0 && errno == EINTR);
 	if (r != 1)
 		_exit(127);	/* parent gave up on this run */
+	if (o->pin_cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(o->pin_cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			child_fail(exec_wr, errno);
+	}
 	close(go_rd);
 	devnull = open("/dev/null", O_RDWR);
 	if (devnull < 0)
@@ -227,41 +235,4 @@ void spawn_release(struct spawn *sp)
 	if (sp->stderr_fd >= 0)
 		close(sp->stderr_fd);
 	sp->go_fd = sp->exec_fd = sp->stderr_fd = -1;
-}
-
-static int is_runnable(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
-int spawn_check_program(const char *prog, struct error *err)
-{
-	const char *path = getenv("PATH");
-	struct strbuf sb = STRBUF_INIT;
-	int found = 0;
-
-	if (strchr(prog, '/')) {
-		if (is_runnable(prog))
-			return 0;
-		error_set(err, ERR_RUNTIME, "cannot run '%s': %s", prog,
-			  access(prog, F_OK) ? strerror(ENOENT) : strerror(EACCES));
-		return error_hint(err, "check the path and that the file is executable");
-	}
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (*path && !found) {
-		size_t len = strcspn(path, ":");
-
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%.*s/%s", (int)len, len ? path : ".", prog);
-		found = is_runnable(sb.buf);
-		path += len + (path[len] == ':');
-	}
-	strbuf_release(&sb);
-	if (found)
-		return 0;
-	error_set(err, ERR_RUNTIME, "cannot run '%s': %s", prog, strerror(ENOENT));
-	return error_hint(err, "'%s' is not in PATH; give its path (e.g. ./%s)", prog, prog);
 }

@@ -20,6 +20,7 @@ struct spawn_opts {
 	char *const *argv;	/* argv[0] is looked up in PATH */
 	char *const *envp;	/* NULL: inherit the environment */
 	int show_output;	/* let the child's stdout/stderr through */
+	int pin_cpu;		/* sched_setaffinity to this CPU before exec; -1 = no */
 };
 
 struct spawn {
@@ -66,9 +67,6 @@ void spawn_abort(struct spawn *sp);
 char *spawn_stderr_tail(const struct spawn *sp, size_t max);
 
 void spawn_release(struct spawn *sp);
-
-/* Resolve a program name the way execvp will; -1 with "cannot run" error. */
-int spawn_check_program(const char *prog, struct error *err);
 
 /* CLOCK_MONOTONIC in ns. */
 uint64_t clock_now_ns(void);

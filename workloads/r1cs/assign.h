@@ -95,7 +95,7 @@ static inline void density_inc(struct density *d, uint64_t i)
 }
 
 /* acc += sum coeff * value over the terms; a multiply only for coeff != 1. */
-static inline void eval_terms(fr *acc, const struct term *t, size_t n,
+static inline __attribute__((always_inline)) void eval_terms(fr *acc, const struct term *t, size_t n,
 			      const fr *values, struct density *d)
 {
 	for (size_t i = 0; i < n; i++) {

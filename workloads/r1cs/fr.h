@@ -126,10 +126,11 @@ static inline uint64_t fr_mac(uint64_t acc, uint64_t x, uint64_t y, uint64_t *ca
 }
 
 /* One CIOS step: t = (t + a*bi + m*r) / 2^64 with m chosen to clear the low
- * word. No fifth limb is needed because r < 2^254 (the no-carry case). Each
+ * word. No fifth limb is needed because the top limb of r is below
+ * 2^63 - 1 (the no-carry case). Each
  * step is written as word-sized multiply-accumulates: gcc turns whole
  * 128-bit accumulators into about twice as many instructions. */
-static inline void fr_mul_step(uint64_t t[4], const fr *a, uint64_t bi)
+static inline __attribute__((always_inline)) void fr_mul_step(uint64_t t[4], const fr *a, uint64_t bi)
 {
 	uint64_t c = 0;
 	uint64_t t0 = fr_mac(t[0], a->l[0], bi, &c);
@@ -147,7 +148,7 @@ static inline void fr_mul_step(uint64_t t[4], const fr *a, uint64_t bi)
 }
 
 /* Montgomery product: out = a * b * R^-1 mod r. out may alias a or b. */
-static inline void fr_mul(fr *out, const fr *a, const fr *b)
+static inline __attribute__((always_inline)) void fr_mul(fr *out, const fr *a, const fr *b)
 {
 	uint64_t t[4] = { 0, 0, 0, 0 };
 	fr_mul_step(t, a, b->l[0]);

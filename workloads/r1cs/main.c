@@ -266,8 +266,11 @@ static void render(FILE *f, const struct cli *c, const struct synth_result *r,
 		fprintf(f, "%02x", r->digest[0][i]);
 	fprintf(f, "\n");
 	fprintf(f, "synth-ms: %.1f\n", r->ns / 1e6);
-	if (rows)
+	fprintf(f, "synth-cpu-ms: %.1f\n", r->cpu_ns / 1e6);
+	if (rows) {
 		fprintf(f, "ns-per-row: %.1f\n", (double)r->ns / (double)rows);
+		fprintf(f, "cpu-ns-per-row: %.1f\n", (double)r->cpu_ns / (double)rows);
+	}
 	if (d->checked && d->bad_row == SIZE_MAX && d->bad_digest < 0)
 		fprintf(f, "check: ok rows=%zu digests=%u\n", rows, r->ndigests);
 }

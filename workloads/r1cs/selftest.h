@@ -13,7 +13,7 @@
  * stores the number of checks run in *nchecks. */
 int selftest_run(FILE *err, int *nchecks);
 
-/* Average ns of one Montgomery multiply over a dependent chain. */
+/* Average CPU ns of one Montgomery multiply in a dependent chain (latency). */
 double selftest_fr_mul_ns(void);
 
 #endif

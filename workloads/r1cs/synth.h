@@ -37,6 +37,7 @@ struct synth_result {
 	struct assign as;        /* owned */
 	struct heap_counts heap; /* heap calls made during synthesis */
 	uint64_t ns;             /* synthesis wall time */
+	uint64_t cpu_ns;         /* synthesis CPU time of the process (user + sys) */
 	size_t lc_bytes;         /* sizeof one LinearCombination */
 	size_t compression_rows; /* rows of the constant-IV compression (sha256-block) */
 	unsigned ndigests;       /* one per label (or one for sha256-msg) */

@@ -133,6 +133,12 @@ LC_OP lc_t lc_add_scaled(lc_t lc, const fr *k, const lc_t *o)
 	return lc;
 }
 
+/* lc += (k, &o) without moving lc: the in-place form of the above. */
+LC_OP void lc_add_scaled_to(lc_t *lc, const fr *k, const lc_t *o)
+{
+	lc_merge(lc, o, k, false);
+}
+
 /* Boolean::lc(one, coeff): a fresh LC worth coeff * b (upstream style). */
 LC_OP lc_t bool_lc(const struct boolean *b, const fr *coeff)
 {

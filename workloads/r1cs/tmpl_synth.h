@@ -134,10 +134,10 @@ static int synth_prepare(const struct synth_opts *o, struct synth_result *r)
 	return r->digest && r->message ? 0 : -1;
 }
 
-static uint64_t now_ns(void)
+static uint64_t now_ns(clockid_t clk)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clk, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
@@ -156,7 +156,7 @@ int SYNTH_ENTRY(const struct synth_opts *o, struct synth_result *r)
 	cs_init(cs, o, &params);
 
 	memset(&heap_counter, 0, sizeof(heap_counter));
-	uint64_t t0 = now_ns();
+	uint64_t t0 = now_ns(CLOCK_MONOTONIC), c0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
 	/* REGION: pmustat_region_begin("synth") goes here once include/pmustat.h
 	 * exists (the workload must not link libpmustat before that). */
 	switch (o->circuit) {
@@ -173,7 +173,8 @@ int SYNTH_ENTRY(const struct synth_opts *o, struct synth_result *r)
 	}
 	synth_input_rows(cs);
 	/* REGION: pmustat_region_end("synth") goes here. */
-	r->ns = now_ns() - t0;
+	r->cpu_ns = now_ns(CLOCK_PROCESS_CPUTIME_ID) - c0;
+	r->ns = now_ns(CLOCK_MONOTONIC) - t0;
 	r->heap = heap_counter;
 
 	r->as = cs->as;

@@ -4,7 +4,9 @@
  * "sum of operand bits = sum of result bits" is shifted by the bits already
  * used and added to one accumulated lhs/rhs pair until the field's capacity
  * (254 bits) would overflow. Those packed rows are the ~0.1% of rows with
- * 65+ terms.
+ * 65+ terms. Upstream rebuilds the accumulator from a clone on every
+ * addition (`self.lhs = self.lhs.clone() + (coeff, lhs)`); the in-place
+ * style adds into it and hands it to enforce without a clone.
  */
 
 enum { FR_CAPACITY = 254 };
@@ -28,9 +30,20 @@ static void multieq_init(struct multieq *me, struct cs *cs)
 static void multieq_accumulate(struct multieq *me)
 {
 	struct cs *cs = me->cs;
-	lc_t lhs = lc_clone(&me->lhs);
-	lc_t rhs = lc_clone(&me->rhs);
+	lc_t lhs, rhs;
 
+	if (cs->style == STYLE_INPLACE) {
+		/* hand the accumulated LCs over instead of cloning them */
+		lhs = me->lhs;
+		rhs = me->rhs;
+	} else {
+		lhs = lc_clone(&me->lhs);
+		rhs = lc_clone(&me->rhs);
+		lc_release(&me->lhs);
+		lc_release(&me->rhs);
+	}
+	me->lhs = lc_new();
+	me->rhs = lc_new();
 	if (cs->emit) {
 		/* enforce(|_| lhs, |lc| lc + one, |_| rhs) */
 		cs_lc_dropped(cs);
@@ -42,10 +55,6 @@ static void multieq_accumulate(struct multieq *me)
 		lc_release(&lhs);
 		lc_release(&rhs);
 	}
-	lc_release(&me->lhs);
-	me->lhs = lc_new();
-	lc_release(&me->rhs);
-	me->rhs = lc_new();
 	me->bits_used = 0;
 	me->ops++;
 }
@@ -57,15 +66,20 @@ static void multieq_enforce_equal(struct multieq *me, size_t num_bits,
 		multieq_accumulate(me);
 
 	const fr *k = &me->cs->pow2[me->bits_used];
-	/* self.lhs = self.lhs.clone() + (coeff, lhs) */
-	lc_t t = lc_clone(&me->lhs);
-	t = lc_add_scaled(t, k, lhs);
-	lc_release(&me->lhs);
-	me->lhs = t;
-	t = lc_clone(&me->rhs);
-	t = lc_add_scaled(t, k, rhs);
-	lc_release(&me->rhs);
-	me->rhs = t;
+	if (me->cs->style == STYLE_INPLACE) {
+		lc_add_scaled_to(&me->lhs, k, lhs);
+		lc_add_scaled_to(&me->rhs, k, rhs);
+	} else {
+		/* self.lhs = self.lhs.clone() + (coeff, lhs) */
+		lc_t t = lc_clone(&me->lhs);
+		t = lc_add_scaled(t, k, lhs);
+		lc_release(&me->lhs);
+		me->lhs = t;
+		t = lc_clone(&me->rhs);
+		t = lc_add_scaled(t, k, rhs);
+		lc_release(&me->rhs);
+		me->rhs = t;
+	}
 	me->bits_used += num_bits;
 }
 

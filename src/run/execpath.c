@@ -1,0 +1,140 @@
+/*
+ * Building the equal-length links. The directory lives under $TMPDIR (or
+ * /tmp); a link's target is the program's absolute, symlink-resolved path so
+ * that the link stays valid whatever the working directory.
+ */
+#include "run/execpath.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/strbuf.h"
+
+static int is_runnable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+static char *realpath_or_error(const char *path, const char *prog, struct error *err)
+{
+	char *r = realpath(path, NULL);
+
+	if (!r)
+		error_set(err, ERR_RUNTIME, "cannot run '%s': %s", prog, strerror(errno));
+	return r;
+}
+
+char *execpath_resolve(const char *prog, struct error *err)
+{
+	const char *path = getenv("PATH");
+	struct strbuf sb = STRBUF_INIT;
+	char *found = NULL;
+
+	if (strchr(prog, '/')) {
+		if (is_runnable(prog))
+			return realpath_or_error(prog, prog, err);
+		error_set(err, ERR_RUNTIME, "cannot run '%s': %s", prog,
+			  access(prog, F_OK) ? strerror(ENOENT) : strerror(EACCES));
+		error_hint(err, "check the path and that the file is executable");
+		return NULL;
+	}
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path && !found) {
+		size_t len = strcspn(path, ":");
+
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%.*s/%s", (int)len, len ? path : ".", prog);
+		if (is_runnable(sb.buf))
+			found = realpath_or_error(sb.buf, prog, err);
+		path += len + (path[len] == ':');
+	}
+	strbuf_release(&sb);
+	if (!found && err && err->kind == ERR_NONE) {
+		error_set(err, ERR_RUNTIME, "cannot run '%s': %s", prog, strerror(ENOENT));
+		error_hint(err, "'%s' is not in PATH; give its path (e.g. ./%s)", prog, prog);
+	}
+	return found;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+int execpaths_make(struct execpaths *e, const char *const *progs, size_t n, struct error *err)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct strbuf sb = STRBUF_INIT;
+	size_t maxbase = 0;
+
+	memset(e, 0, sizeof(*e));
+	for (size_t i = 0; i < n; i++)
+		if (strlen(base_name(progs[i])) > maxbase)
+			maxbase = strlen(base_name(progs[i]));
+	strbuf_addf(&sb, "%s/pmustat-exec-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(sb.buf)) {
+		error_set(err, ERR_RUNTIME, "cannot create '%s': %s", sb.buf, strerror(errno));
+		strbuf_release(&sb);
+		return error_hint(err, "set TMPDIR to a writable directory");
+	}
+	e->dir = strbuf_detach(&sb);
+	e->paths = xcalloc(n + 1, sizeof(char *));
+	for (size_t i = 0; i < n; i++) {
+		char *target = execpath_resolve(progs[i], err);
+		const char *base = base_name(progs[i]);
+		size_t padding = maxbase - strlen(base);
+
+		if (!target)
+			return -1;
+		/* Directory "<i>" padded with '_' so dir + base lengths match;
+		 * the index is zero-padded so it has the same width for all. */
+		strbuf_addf(&sb, "%s/%0*zu", e->dir, (int)snprintf(NULL, 0, "%zu", n), i);
+		for (size_t k = 0; k < padding; k++)
+			strbuf_addch(&sb, '_');
+		if (mkdir(sb.buf, 0700)) {
+			error_set(err, ERR_RUNTIME, "cannot create '%s': %s", sb.buf, strerror(errno));
+			free(target);
+			strbuf_release(&sb);
+			return -1;
+		}
+		strbuf_addf(&sb, "/%s", base);
+		if (symlink(target, sb.buf)) {
+			error_set(err, ERR_RUNTIME, "cannot link '%s': %s", sb.buf, strerror(errno));
+			free(target);
+			strbuf_release(&sb);
+			return -1;
+		}
+		free(target);
+		e->paths[i] = strbuf_detach(&sb);
+		e->n = i + 1;
+	}
+	return 0;
+}
+
+void execpaths_release(struct execpaths *e)
+{
+	for (size_t i = 0; i < e->n; i++) {
+		char *slash;
+
+		unlink(e->paths[i]);
+		slash = strrchr(e->paths[i], '/');
+		*slash = '\0';
+		rmdir(e->paths[i]);
+		free(e->paths[i]);
+	}
+	if (e->dir)
+		rmdir(e->dir);
+	free(e->dir);
+	free(e->paths);
+	memset(e, 0, sizeof(*e));
+}

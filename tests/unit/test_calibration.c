@@ -1,0 +1,451 @@
+/*
+ * Calibration of the comparison statistics on seeded synthetic machines: do
+ * the intervals and verdicts pmustat prints have the error rates they claim?
+ * Reference-value tests (test_stats_*.c) check the arithmetic; these check
+ * the method of STATS.md (b)-(d) end to end: A/A false positives, interval
+ * coverage, drift removed by randomized blocks, stopping rules that keep the
+ * interval valid and one (peeking at p) that does not. Everything is
+ * deterministic: splitmix64 streams from fixed seeds, no runs, no clocks.
+ *
+ * Every rate below is a binomial proportion; the comment next to each bound
+ * gives its standard error so the margin of the assertion is visible.
+ * PMUSTAT_CALIB_SCALE (0.25..1, default 1) shrinks the repetitions for slow
+ * builds; the floor keeps every bound at least 3 standard errors away from
+ * the value the method is expected to produce.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rng.h"
+#include "report/comparison.h"
+#include "report/result.h"
+#include "run/schedule.h"
+#include "stats/compare.h"
+#include "stats/sample.h"
+#include "stats/stop.h"
+#include "stats/tests.h"
+
+#define MAX_BLOCKS 200
+
+/*
+ * A simulated machine. Run k of a campaign of `total` runs takes
+ *   mu_v * speed(k) * exp(u_{k/2} + e_k) * (outlier ? 1 + out_mag : 1)
+ * where u is a slow state shared by two consecutive runs (frequency, cache,
+ * neighbours: what a block is meant to share), e is per-run noise, and
+ * speed(k) is a deterministic drift: linear across the campaign and/or an
+ * exponential warm-up. The noise is log-normal because run times are
+ * products of many small slowdowns.
+ */
+struct machine {
+	double sd_block;	/* log-scale sd of the state shared by 2 runs */
+	double sd_run;		/* log-scale sd of each run */
+	double drift;		/* linear slowdown from first to last run (0.03 = 3%) */
+	double warm;		/* extra time of run 0 under warm-up (0.03 = 3%) */
+	double warm_tau;	/* warm-up decay, in runs */
+};
+
+static double gauss(struct rng *r)
+{
+	double u1 = 1.0 - rng_double(r);	/* (0, 1]: log stays finite */
+	double u2 = rng_double(r);
+
+	return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+}
+
+static double machine_speed(const struct machine *m, int k, int total)
+{
+	double f = 1.0;
+
+	if (total > 1)
+		f += m->drift * k / (total - 1);
+	if (m->warm > 0)
+		f += m->warm * exp(-k / m->warm_tau);
+	return f;
+}
+
+/* t[k] = time of run k, variant_of[k] in {0 = A, 1 = B}, B's true ratio to A. */
+static void machine_run(const struct machine *m, struct rng *noise, const int *variant_of,
+			int total, double ratio, double *t)
+{
+	double u = 0;
+
+	for (int k = 0; k < total; k++) {
+		if (k % 2 == 0)
+			u = m->sd_block * gauss(noise);
+		t[k] = (variant_of[k] ? ratio : 1.0) * machine_speed(m, k, total) *
+		       exp(u + m->sd_run * gauss(noise));
+	}
+}
+
+/*
+ * One campaign of n randomized complete blocks scheduled by run/schedule.h
+ * (the same code the tool runs): a[i], b[i] are A's and B's times in block
+ * i, first_of[i] the variant that ran first in it. The schedule and the noise
+ * come from separate streams so the order cannot leak into the noise.
+ */
+static void campaign_blocks(const struct machine *m, uint64_t seed, int n, double ratio,
+			    double *a, double *b, int *first_of)
+{
+	int order[2 * MAX_BLOCKS];
+	double t[2 * MAX_BLOCKS];
+	struct schedule s;
+	struct sched_slot slots[2];
+	struct rng noise;
+
+	schedule_init(&s, seed, 2, 1, 0, 0, 1);
+	rng_init(&noise, seed ^ UINT64_C(0x6e6f697365000000));
+	for (int i = 0; i < n; i++) {
+		schedule_block(&s, i, slots);
+		order[2 * i] = slots[0].variant;
+		order[2 * i + 1] = slots[1].variant;
+	}
+	machine_run(m, &noise, order, 2 * n, ratio, t);
+	for (int i = 0; i < n; i++) {
+		int a_first = order[2 * i] == 0;
+
+		a[i] = t[2 * i + (a_first ? 0 : 1)];
+		b[i] = t[2 * i + (a_first ? 1 : 0)];
+		if (first_of)
+			first_of[i] = order[2 * i];
+	}
+}
+
+/* The peers' order: n runs of A, then n runs of B. */
+static void campaign_sequential(const struct machine *m, uint64_t seed, int n, double ratio,
+				double *a, double *b)
+{
+	int order[2 * MAX_BLOCKS];
+	double t[2 * MAX_BLOCKS];
+	struct rng noise;
+
+	rng_init(&noise, seed ^ UINT64_C(0x6e6f697365000000));
+	for (int k = 0; k < 2 * n; k++)
+		order[k] = k >= n;
+	machine_run(m, &noise, order, 2 * n, ratio, t);
+	memcpy(a, t, (size_t)n * sizeof(double));
+	memcpy(b, t + n, (size_t)n * sizeof(double));
+}
+
+/* Repetitions after PMUSTAT_CALIB_SCALE, never below floor. */
+static int reps(int nominal, int floor)
+{
+	const char *s = getenv("PMUSTAT_CALIB_SCALE");
+	double f = s ? atof(s) : 1.0;
+	int n;
+
+	if (!(f > 0) || f > 100)
+		f = 1.0;
+	n = (int)(nominal * f);
+	return n < floor ? floor : n;
+}
+
+static int excludes_one(double lo, double hi)
+{
+	return lo > 1.0 || hi < 1.0;
+}
+
+static int decisive(enum stats_verdict v)
+{
+	return v == STATS_SLOWER || v == STATS_FASTER;
+}
+
+/*
+ * The blocks of one campaign as a pmustat result (one wall-time metric in
+ * ns, runs in execution order, default noise band), so the verdict comes
+ * from comparisons_compute(), the code `pmustat compare` reports.
+ */
+static void result_from_blocks(struct result *r, const double *a, const double *b,
+			       const int *first_of, int n)
+{
+	char *argv[] = { NULL };
+
+	result_init(r, "compare");
+	result_add_variant(r, "A", argv);
+	result_add_variant(r, "B", argv);
+	result_add_metric(r, "wall-time", "ns", MSRC_CLOCK);
+	r->primary = strdup("wall-time");
+	for (int i = 0; i < n; i++) {
+		for (int pos = 0; pos < 2; pos++) {
+			struct result_run *run = result_add_run(r);
+			int v = pos == 0 ? first_of[i] : 1 - first_of[i];
+
+			run->variant = v;
+			run->block = i;
+			run->position = pos;
+			run->status = RUN_OK;
+			run->values[0].valid = 1;
+			run->values[0].value = 1e9 * (v ? b[i] : a[i]);
+		}
+	}
+}
+
+/* A machine like the development VM: runs of ~1 s with a few % cv. */
+static const struct machine vm = { .sd_block = 0.03, .sd_run = 0.02 };
+
+/*
+ * (a) A/A through the tool's path. Both variants are the same program, so
+ * the 95% interval should exclude 1 in 5% of campaigns (binomial se over
+ * 2000 reps: 0.49%; the [3%, 7%] window is +-4 se) and a SLOWER/FASTER
+ * verdict, which also needs the interval clear of the 1% band, even less
+ * often (bound 6%). A t quantile replaced by 1.96 would give 8.2% at n = 10
+ * and fail the window.
+ */
+static void test_aa_false_positive(void **state)
+{
+	int nrep = reps(2000, 1000), n = 10, fp = 0, excl = 0;
+	double a[MAX_BLOCKS], b[MAX_BLOCKS];
+	int first_of[MAX_BLOCKS];
+
+	(void)state;
+	for (int rep = 0; rep < nrep; rep++) {
+		struct result r;
+		struct comparison_set s;
+		const struct comparison *c;
+
+		campaign_blocks(&vm, 1000 + (uint64_t)rep, n, 1.0, a, b, first_of);
+		result_from_blocks(&r, a, b, first_of, n);
+		comparisons_compute(&r, &s);
+		c = comparisons_find(&s, 0, 1);
+		assert_non_null(c);
+		assert_int_equal(c->method, CMP_PAIRED);
+		assert_int_equal(c->n, n);
+		fp += decisive(c->verdict);
+		excl += excludes_one(c->ci_lo, c->ci_hi);
+		comparisons_release(&s);
+		result_release(&r);
+	}
+	print_message("A/A, %d reps x %d blocks: SLOWER/FASTER %.2f%% (<= 6%%), "
+		      "CI excludes 1 %.2f%% (3..7%%)\n",
+		      nrep, n, 100.0 * fp / nrep, 100.0 * excl / nrep);
+	assert_true(fp <= 0.06 * nrep);
+	assert_true(excl >= 0.03 * nrep && excl <= 0.07 * nrep);
+}
+
+/*
+ * (b) Coverage with a known effect: B is 5% slower. Over 2000 reps the
+ * coverage of a correct 95% interval has se 0.49%; 93% is 4 se below. The
+ * interval must also be useful: with these 10 blocks its half-width is about
+ * 2%, so it should say SLOWER nearly always (bound 90%; a verdict rule
+ * compared against the wrong band edge or a doubled se would drop below it).
+ */
+static void test_ci_coverage(void **state)
+{
+	int nrep = reps(2000, 1000), n = 10, cover = 0, slower = 0;
+	double a[MAX_BLOCKS], b[MAX_BLOCKS], ratio = 1.05;
+
+	(void)state;
+	for (int rep = 0; rep < nrep; rep++) {
+		struct stats_paired p;
+
+		campaign_blocks(&vm, 5000 + (uint64_t)rep, n, ratio, a, b, NULL);
+		assert_int_equal(stats_paired_ratio(a, b, (size_t)n, 0.95, &p, NULL), 0);
+		cover += p.ci_lo <= ratio && ratio <= p.ci_hi;
+		slower += stats_verdict(p.ci_lo, p.ci_hi, STATS_NOISE_BAND_DEFAULT) == STATS_SLOWER;
+	}
+	print_message("ratio 1.05, %d reps x %d blocks: coverage %.2f%% (>= 93%%), "
+		      "SLOWER %.2f%% (>= 90%%)\n",
+		      nrep, n, 100.0 * cover / nrep, 100.0 * slower / nrep);
+	assert_true(cover >= 0.93 * nrep);
+	assert_true(slower >= 0.90 * nrep);
+}
+
+/* Welch's t (hyperfine's test) on A-then-B runs: "significant" at p < 0.05. */
+static int welch_significant(const double *a, const double *b, int n)
+{
+	struct stats_welch w;
+
+	stats_welch(a, (size_t)n, b, (size_t)n, 0.95, &w);
+	return w.p < 0.05;
+}
+
+static int paired_excludes_one(const double *a, const double *b, int n)
+{
+	struct stats_paired p;
+
+	assert_int_equal(stats_paired_ratio(a, b, (size_t)n, 0.95, &p, NULL), 0);
+	return excludes_one(p.ci_lo, p.ci_hi);
+}
+
+/*
+ * (c) A drifting machine (STATS.md's T8): the same program twice, 10 runs
+ * each, 1% run-to-run noise, the machine slowing down by 3% across the
+ * campaign (linear) or starting 3% slow and warming up (decay over 4 runs).
+ * Run all A then all B and Welch sees the drift as an effect most of the time
+ * (bound > 50%); randomized blocks with the paired analysis put the drift
+ * into both arms and stay at the nominal 5% (bound 7%: se 0.49% at 2000 reps,
+ * 4 se). Both are judged on the same criterion, a 95% test saying "differ".
+ */
+static void check_drift(const struct machine *m, const char *name)
+{
+	int nrep = reps(2000, 1000), n = 10, fp_seq = 0, fp_blk = 0;
+	double a[MAX_BLOCKS], b[MAX_BLOCKS];
+
+	for (int rep = 0; rep < nrep; rep++) {
+		campaign_sequential(m, 9000 + (uint64_t)rep, n, 1.0, a, b);
+		fp_seq += welch_significant(a, b, n);
+		campaign_blocks(m, 9000 + (uint64_t)rep, n, 1.0, a, b, NULL);
+		fp_blk += paired_excludes_one(a, b, n);
+	}
+	print_message("%s drift, A/A %d reps x %d runs each: A-then-B Welch FP %.2f%% (> 50%%), "
+		      "randomized blocks paired FP %.2f%% (<= 7%%)\n",
+		      name, nrep, n, 100.0 * fp_seq / nrep, 100.0 * fp_blk / nrep);
+	assert_true(fp_seq > 0.50 * nrep);
+	assert_true(fp_blk <= 0.07 * nrep);
+}
+
+static void test_drift_linear(void **state)
+{
+	const struct machine m = { .sd_run = 0.01, .drift = 0.03 };
+
+	(void)state;
+	check_drift(&m, "linear 3%");
+}
+
+static void test_drift_warmup(void **state)
+{
+	const struct machine m = { .sd_run = 0.01, .warm = 0.03, .warm_tau = 8 };
+
+	(void)state;
+	check_drift(&m, "warm-up 3%");
+}
+
+/* Mean and sd of the first n log ratios. */
+static double halfwidth_after(const double *d, size_t n)
+{
+	double sd;
+
+	stats_mean_sd(d, n, NULL, &sd);
+	return stats_ci_halfwidth_log(sd, n, 0.95);
+}
+
+static void log_ratios(const double *a, const double *b, int n, double *d)
+{
+	for (int i = 0; i < n; i++)
+		d[i] = log(b[i]) - log(a[i]);
+}
+
+/*
+ * (d) The precision rule: after at least 10 blocks, stop once the interval's
+ * log half-width is <= 1% (about 31 blocks on this machine, varying by
+ * campaign), at most 100. It looks at the spread, never at the effect, so
+ * A/A verdicts stay rare (bound 6%) and the interval's miss rate stays near
+ * 5% (bound 7%, se 0.49%). The per-campaign stopping n must vary, or the
+ * test would only be checking a fixed n again.
+ */
+static void test_precision_stopping(void **state)
+{
+	int nrep = reps(2000, 1000), fp = 0, excl = 0, nmin = MAX_BLOCKS, nmax = 0;
+	double a[MAX_BLOCKS], b[MAX_BLOCKS], d[MAX_BLOCKS];
+	long nsum = 0;
+
+	(void)state;
+	for (int rep = 0; rep < nrep; rep++) {
+		struct stats_paired p;
+		size_t n = 10;
+
+		campaign_blocks(&vm, 20000 + (uint64_t)rep, 100, 1.0, a, b, NULL);
+		log_ratios(a, b, 100, d);
+		while (n < 100 && !stats_precision_reached(halfwidth_after(d, n), 0.01, n, 10))
+			n++;
+		assert_int_equal(stats_paired_ratio(a, b, n, 0.95, &p, NULL), 0);
+		fp += decisive(stats_verdict(p.ci_lo, p.ci_hi, STATS_NOISE_BAND_DEFAULT));
+		excl += excludes_one(p.ci_lo, p.ci_hi);
+		nsum += (long)n;
+		nmin = (int)n < nmin ? (int)n : nmin;
+		nmax = (int)n > nmax ? (int)n : nmax;
+	}
+	print_message("precision rule (h <= 1%%, 10..100 blocks; stopped at %d..%d, mean %.1f), "
+		      "A/A %d reps: SLOWER/FASTER %.2f%% (<= 6%%), CI excludes 1 %.2f%% (<= 7%%)\n",
+		      nmin, nmax, (double)nsum / nrep, nrep, 100.0 * fp / nrep,
+		      100.0 * excl / nrep);
+	assert_true(nmax - nmin >= 10);
+	assert_true(fp <= 0.06 * nrep);
+	assert_true(excl <= 0.07 * nrep);
+}
+
+/*
+ * Why pmustat never stops at "p < 0.05": checking after every block from 10
+ * to 100 and stopping at the first 95% interval that excludes 1 (paired t
+ * p < 0.05) turns a 5% test into a ~25% one on A/A data. 1000 reps: se of a
+ * 25% rate is 1.4%, so the > 10% bound is 10 se away from the expected
+ * value, and 3.5 se above 5% at its floor of 500 reps.
+ */
+static void test_peeking_inflates(void **state)
+{
+	int nrep = reps(1000, 500), fp = 0;
+	double a[MAX_BLOCKS], b[MAX_BLOCKS], d[MAX_BLOCKS];
+
+	(void)state;
+	for (int rep = 0; rep < nrep; rep++) {
+		campaign_blocks(&vm, 40000 + (uint64_t)rep, 100, 1.0, a, b, NULL);
+		log_ratios(a, b, 100, d);
+		for (size_t n = 10; n <= 100; n++) {
+			double mean;
+
+			stats_mean_sd(d, n, &mean, NULL);
+			if (fabs(mean) > halfwidth_after(d, n)) {
+				fp++;
+				break;
+			}
+		}
+	}
+	print_message("peeking (stop when the CI excludes 1, checked at 10..100 blocks), "
+		      "A/A %d reps: FP %.2f%% (> 10%%)\n",
+		      nrep, 100.0 * fp / nrep);
+	assert_true(fp > 0.10 * nrep);
+}
+
+/*
+ * The --decide mode's confidence sequence (rho 10, as result_init sets,
+ * alpha 0.05): watched after every block from 10 (the default --min-blocks)
+ * to 100, mean d -+ r(n) must contain the true log ratio at every look in
+ * >= 95% of campaigns. It is conservative (about 99% here) so 500 reps give
+ * se < 0.5% around it. True ratio 1.03, so the interval is checked around an
+ * effect rather than only around 0.
+ */
+static void test_confidence_sequence(void **state)
+{
+	int nrep = reps(500, 500), cover = 0;
+	double a[MAX_BLOCKS], b[MAX_BLOCKS], d[MAX_BLOCKS], truth = log(1.03);
+
+	(void)state;
+	for (int rep = 0; rep < nrep; rep++) {
+		int ok = 1;
+
+		campaign_blocks(&vm, 60000 + (uint64_t)rep, 100, 1.03, a, b, NULL);
+		log_ratios(a, b, 100, d);
+		for (size_t n = 10; n <= 100 && ok; n++) {
+			double mean, sd;
+
+			stats_mean_sd(d, n, &mean, &sd);
+			ok = fabs(mean - truth) <= stats_cs_radius(n, sd, 10, 0.05);
+		}
+		cover += ok;
+	}
+	print_message("confidence sequence (rho 10, alpha 0.05) watched at 10..100 blocks, "
+		      "%d reps: coverage at every look %.2f%% (>= 95%%)\n",
+		      nrep, 100.0 * cover / nrep);
+	assert_true(cover >= 0.95 * nrep);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_aa_false_positive),
+		cmocka_unit_test(test_ci_coverage),
+		cmocka_unit_test(test_drift_linear),
+		cmocka_unit_test(test_drift_warmup),
+		cmocka_unit_test(test_precision_stopping),
+		cmocka_unit_test(test_peeking_inflates),
+		cmocka_unit_test(test_confidence_sequence),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
