@@ -33,7 +33,8 @@ PMUSTAT   := $(BUILD)/pmustat
 # Parts with their own build rules (workloads, generated data, the region
 # library) bring a build.mk fragment; they add programs to EXTRA_BINS,
 # generated library sources to GEN_SRC, and may add to CHECK_DEPS.
-EXTRA_BINS := $(BUILD)/jsonq
+TOOLS      := $(patsubst tests/tools/%.c,$(BUILD)/%,$(wildcard tests/tools/*.c))
+EXTRA_BINS := $(TOOLS)
 GEN_SRC :=
 # A fragment's first rule must not become the default goal.
 .DEFAULT_GOAL := all
@@ -62,7 +63,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(INTERNAL)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(LDFLAGS) -MMD -MP -o $@ $< $(INTERNAL) -lcmocka $(LDLIBS_BASE)
 
-$(BUILD)/jsonq: tests/tools/jsonq.c
+# Small programs the CLI tests run (jsonq reads JSON, busy burns CPU).
+$(TOOLS): $(BUILD)/%: tests/tools/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(LDFLAGS) -o $@ $< -ljansson
 

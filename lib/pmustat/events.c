@@ -196,7 +196,7 @@ static int parse_list(const char *s, struct pm_event_list *out, int names, char 
 		out->n++;
 		p = *end ? end + 1 : end;
 	}
-	if (!out->n) {
+	if (!out->n && names) {	/* the tool may ask for entry counts only */
 		snprintf(err, errlen, "no events given");
 		return -1;
 	}

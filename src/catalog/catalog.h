@@ -37,8 +37,9 @@ struct catalog {
 };
 
 /* The uarch names the catalogue has (canonical names and aliases), sorted,
- * NULL-terminated; free with free() (the strings are static). */
-const char **catalog_uarch_names(void);
+ * NULL-terminated; free with catalog_names_free(). */
+char **catalog_uarch_names(void);
+void catalog_names_free(char **names);
 
 /*
  * Load the catalogue of `uarch` ("zen4", "emeraldrapids" = its alias of

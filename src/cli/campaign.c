@@ -651,7 +651,9 @@ int campaign_run(struct campaign *c, struct error *err)
 	if (c->sw.stop_signal)
 		note_interrupted(c, total);
 	else if (!rc)
-		c->res.stop_reason = xstrdup(why.len ? why.buf : "all runs done");
+		c->res.stop_reason = xstrdup(why.len ? why.buf
+						     : c->o->done_reason ? c->o->done_reason
+									 : "all runs done");
 	if (c->o->ignore_failure)
 		note_ignored_failures(c);
 	strbuf_release(&why);

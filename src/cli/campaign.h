@@ -42,6 +42,7 @@ struct campaign_opts {
 	int (*after_block)(const struct result *r, unsigned blocks, void *data,
 			   struct strbuf *why, struct strbuf *progress);
 	void *after_data;
+	const char *done_reason;	/* stop reason when every block ran (NULL: "all runs done") */
 };
 
 struct campaign {

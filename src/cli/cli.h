@@ -10,7 +10,11 @@
 #include "core/parseopt.h"
 
 int cmd_stat(int argc, const char **argv);
+int cmd_compare(int argc, const char **argv);
 int cmd_demo(int argc, const char **argv);
+int cmd_list(int argc, const char **argv);
+int cmd_explain(int argc, const char **argv);
+int cmd_doctor(int argc, const char **argv);
 
 /* Print err to stderr; returns its exit code. */
 int cli_error(const struct error *err);
@@ -20,6 +24,13 @@ int cli_error(const struct error *err);
  * unparsed argument. */
 int cli_parse(int argc, const char **argv, const struct option *opts, const char *usage,
 	      int flags, int *next, const int *help_flag);
+
+/* Put options first and positional arguments (names, not '-x' and not an
+ * option's value) after them, so "explain l3-misses --uarch zen4" parses
+ * like "explain --uarch zen4 l3-misses". out has room for argc entries;
+ * returns the index of the first positional argument in out. */
+int cli_split_positional(int argc, const char **argv, const struct option *opts,
+			 const char **out);
 
 /* Is stdout a terminal (for colour and progress)? */
 int cli_stdout_is_tty(void);

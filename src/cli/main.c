@@ -21,6 +21,10 @@ struct command {
 
 static const struct command commands[] = {
 	{ "stat", cmd_stat, "count one command over repeated runs" },
+	{ "compare", cmd_compare, "interleaved A/B(/C) runs with a verdict per metric" },
+	{ "list", cmd_list, "portable metrics and native events usable here (or on --uarch)" },
+	{ "explain", cmd_explain, "how a metric or event resolves, where it lives, and why" },
+	{ "doctor", cmd_doctor, "what this machine can measure, each gap with cause and fix" },
 	{ "demo", cmd_demo, "the built-in workload, measured (the main job of 'make demo')" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -57,6 +61,35 @@ int cli_parse(int argc, const char **argv, const struct option *opts, const char
 		return 1;
 	}
 	return 0;
+}
+
+int cli_split_positional(int argc, const char **argv, const struct option *opts,
+			 const char **out)
+{
+	int n = 0, npos = 0;
+	const char *pos[64];
+
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (a[0] != '-' || !a[1]) {
+			if (npos < 64)
+				pos[npos++] = a;
+			continue;
+		}
+		out[n++] = a;
+		/* "--name value": the value belongs to the option */
+		for (const struct option *o = opts; o->type != OPT_END; o++)
+			if (o->argh && i + 1 < argc && !strchr(a, '=') &&
+			    ((a[1] == '-' && o->long_name && !strcmp(a + 2, o->long_name)) ||
+			     (a[1] != '-' && !a[2] && a[1] == o->short_name))) {
+				out[n++] = argv[++i];
+				break;
+			}
+	}
+	for (int i = 0; i < npos; i++)
+		out[n++] = pos[i];
+	return argc - npos;
 }
 
 static void usage(FILE *f)

@@ -207,7 +207,8 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 		if (a[0] != '-' || !a[1]) {
 			if (flags & PARSE_OPT_STOP_AT_NON_OPTION)
 				return i;
-			return error_set(err, ERR_USAGE, "unexpected argument '%s'", a);
+			error_set(err, ERR_USAGE, "unexpected argument '%s'", a);
+			return error_hint(err, "options come first; put commands after '--'");
 		}
 		if (a[1] == '-' ? parse_long(argc, argv, &i, opts, err)
 				: parse_short(argc, argv, &i, opts, err))

@@ -85,6 +85,34 @@ void cpu_id_init(struct cpu_id *id);
  */
 void cpu_id_describe(const struct cpu_id *id, char *buf, size_t len);
 
+/*
+ * The uarch of a CPU, as decided by data/cpus.json (host/cpumap.h has the
+ * map itself). exact = 1 when a rule names this very CPU, or the user chose
+ * the uarch; otherwise warning says what was approximated and how to choose.
+ */
+struct cpu_uarch {
+	char name[32];		/* "zen4", ..., or "generic" */
+	char detected[32];	/* what the data says for id, even when overridden */
+	char perf[48];		/* perf's pmu-events name ("amdzen4"), "" if none */
+	char vendor[32];	/* "AuthenticAMD", arm64 implementer name ("ARM") */
+	char description[96];	/* "AMD Zen 4 (EPYC 9004 Genoa/Bergamo, Ryzen 7000)" */
+	char source[32];	/* "data/cpus.json", "--uarch" or "PMUSTAT_UARCH" */
+	char rule[160];		/* the rule that decided, for humans */
+	int exact;
+	int hybrid;		/* the matching rule marks this part as hybrid */
+	char note[200];		/* the rule's note, "" if none (informational) */
+	char warning[320];	/* "" or why the answer is approximate */
+};
+
+/*
+ * The uarch to use for id. override is the --uarch option's value (NULL: use
+ * $PMUSTAT_UARCH when set; neither: detect from data/cpus.json). An unknown
+ * override name is a usage error with a near-name hint. Other failures
+ * (corrupt embedded data) are runtime errors.
+ */
+int cpu_uarch(const struct cpu_id *id, const char *override, struct cpu_uarch *out,
+	      struct error *err);
+
 /* Decode a MIDR value into id's arm64 fields (sets arch and has_midr). */
 void cpu_id_set_midr(struct cpu_id *id, uint64_t midr);
 

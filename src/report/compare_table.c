@@ -121,7 +121,7 @@ static void rows(const struct result *r, const struct comparison_set *s,
 	size_t row = texttable_row(t);
 	const char *head[] = { "metric", "variant", "baseline", "variant", "ratio",
 			       r->decide ? "95% conf. sequence" : "95% CI of ratio",
-			       "p (Holm)", "n", "verdict" };
+			       "p", "n", "verdict" };
 
 	for (size_t i = 0; i < 9; i++)
 		texttable_set(t, row, i, "%s", head[i]);
@@ -167,6 +167,9 @@ static void comparison_notes(const struct result *r, const struct comparison_set
 	strbuf_addf(out, "  - ratio = variant / %s; verdicts against a ±%.1f%% noise band; "
 		    "centres are means ± cv\n", r->variants[r->baseline].name,
 		    100 * r->noise_band);
+	strbuf_addf(out, "  - p: Wilcoxon signed-rank on the paired log ratios (Mann-Whitney "
+		    "when unpaired), Holm-adjusted across the metrics other than %s\n",
+		    r->primary ? r->primary : "the primary one");
 }
 
 void report_compare_table(const struct result *r, const struct table_opts *o,

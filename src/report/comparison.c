@@ -173,7 +173,13 @@ static void compare_one(const struct result *r, const struct layout *l, struct c
 	free(b);
 }
 
-/* Holm across the metrics of one variant; verdicts of secondary metrics
+static int is_primary(const struct result *r, const struct comparison *c)
+{
+	return r->primary && !strcmp(r->metrics[c->metric].name, r->primary);
+}
+
+/* Holm across the secondary metrics of one variant (the primary metric is
+ * the one question asked up front and keeps its own p); secondary verdicts
  * that the adjusted p does not support are withheld. */
 static void apply_holm(const struct result *r, struct comparison_set *s, size_t v)
 {
@@ -181,7 +187,7 @@ static void apply_holm(const struct result *r, struct comparison_set *s, size_t 
 	size_t k = 0;
 
 	for (size_t i = 0; i < s->n; i++)
-		if (s->c[i].variant == v)
+		if (s->c[i].variant == v && !is_primary(r, &s->c[i]))
 			p[k++] = s->c[i].p;
 	stats_holm_adjust(p, k, adj);
 	k = 0;
@@ -192,10 +198,12 @@ static void apply_holm(const struct result *r, struct comparison_set *s, size_t 
 
 		if (c->variant != v)
 			continue;
+		if (is_primary(r, c)) {
+			c->p_holm = c->p;
+			continue;
+		}
 		c->p_holm = adj[k++];
-		if (decisive && c->method != CMP_EXACT && r->primary &&
-		    strcmp(r->metrics[c->metric].name, r->primary) &&
-		    !(c->p_holm < COMPARE_ALPHA)) {
+		if (decisive && c->method != CMP_EXACT && !(c->p_holm < COMPARE_ALPHA)) {
 			c->held_by_holm = 1;
 			c->verdict = STATS_INCONCLUSIVE;
 		}

@@ -33,7 +33,9 @@ struct comparison {
 	double cv_a, cv_b;
 	double ratio, ci_lo, ci_hi;	/* B / A */
 	double half_log;		/* CI half-width on the log scale (paired) */
-	double p, p_holm;		/* NaN when not applicable */
+	double p;			/* signed-rank (paired) or Mann-Whitney; NaN if none */
+	double p_holm;			/* Holm-adjusted across secondary metrics; = p
+					 * for the primary metric */
 	double hl_ratio;		/* exp(Hodges-Lehmann) for paired */
 	enum stats_verdict verdict;
 	int held_by_holm;		/* CI alone said SLOWER/FASTER/changed */

@@ -8,6 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Rust Vec growth: first 4, then doubling. */
+void fr_vec_grow(struct fr_vec *vec)
+{
+	size_t cap = vec->cap ? 2 * vec->cap : 4;
+	vec->v = vec->v ? heap_realloc(vec->v, cap * sizeof(fr))
+			: heap_alloc(cap * sizeof(fr));
+	vec->cap = cap;
+}
+
 void assign_init(struct assign *as)
 {
 	memset(as, 0, sizeof(*as));

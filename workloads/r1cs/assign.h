@@ -61,14 +61,12 @@ struct assign {
 	struct term_stats stats;
 };
 
+void fr_vec_grow(struct fr_vec *vec);
+
 static inline void fr_vec_push(struct fr_vec *vec, const fr *x)
 {
-	if (vec->len == vec->cap) {
-		size_t cap = vec->cap ? 2 * vec->cap : 4;
-		vec->v = vec->v ? heap_realloc(vec->v, cap * sizeof(fr))
-				: heap_alloc(cap * sizeof(fr));
-		vec->cap = cap;
-	}
+	if (vec->len == vec->cap)
+		fr_vec_grow(vec);
 	vec->v[vec->len++] = *x;
 }
 

@@ -122,7 +122,8 @@ static inline lc_t lc_clone(const lc_t *src)
 		const struct lc_list *s = lc_clist(src, i);
 		struct lc_list *d = lc_list(&lc, i);
 		list_reserve_n(d, s->len);
-		memcpy(d->ptr, s->ptr, s->len * sizeof(struct term));
+		if (s->len)
+			memcpy(d->ptr, s->ptr, s->len * sizeof(struct term));
 		d->len = s->len;
 		d->hint = s->hint;
 	}

@@ -1,0 +1,58 @@
+/*
+ * The contract between pmustat and its LD_PRELOAD shim libpmustat-count.so
+ * (lib/count/count.c), the call-counter fallback when uprobes are not
+ * permitted. Both sides include this header; the shim is built from it
+ * without the rest of pmustat.
+ *
+ * The parent opens a memory file, marks it O_APPEND and leaves it open
+ * across exec; CALLCOUNT_FD_ENV names its descriptor. Each process the shim
+ * is loaded into appends one START record when it begins (constructor, or
+ * fork), and one END record when its image ends (exit, _exit, or just before
+ * an exec). Records are small fixed-size writes to an O_APPEND file, so the
+ * kernel keeps them whole and ordered even when many processes report at
+ * once; a file rather than a pipe means no process ever blocks on a parent
+ * that is still waiting for it. A process whose START has no END (killed by a
+ * signal, or it closed the descriptor) lost its counts: the reader says so.
+ */
+#ifndef PMU_BACKEND_CALLCOUNT_ABI_H
+#define PMU_BACKEND_CALLCOUNT_ABI_H
+
+#include <stdint.h>
+
+#define CALLCOUNT_FD_ENV "PMUSTAT_COUNT_FD"
+#define CALLCOUNT_MAGIC 0x746e6370u	/* "pcnt" little-endian */
+#define CALLCOUNT_VERSION 1u
+
+/* The functions the shim interposes, in record order. */
+enum callcount_slot {
+	CC_MALLOC,
+	CC_CALLOC,
+	CC_REALLOC,
+	CC_FREE,
+	CC_ALIGNED_ALLOC,
+	CC_POSIX_MEMALIGN,
+	CC_MEMALIGN,
+	CC_VALLOC,
+	CC_NSLOTS
+};
+
+#define CALLCOUNT_SLOT_NAMES                                                  \
+	{ "malloc", "calloc", "realloc", "free", "aligned_alloc",             \
+	  "posix_memalign", "memalign", "valloc" }
+
+enum callcount_rec_kind {
+	CC_REC_START = 1,	/* a process image began counting (counts are 0) */
+	CC_REC_EXIT = 2,	/* it ended: exit(), return from main, _exit() */
+	CC_REC_EXEC = 3,	/* it is about to exec: its image's counts so far */
+};
+
+struct callcount_record {
+	uint32_t magic;		/* CALLCOUNT_MAGIC */
+	uint16_t version;	/* CALLCOUNT_VERSION */
+	uint16_t kind;		/* enum callcount_rec_kind */
+	int32_t pid;
+	uint32_t nslots;	/* CC_NSLOTS */
+	uint64_t counts[CC_NSLOTS];
+};
+
+#endif

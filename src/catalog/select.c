@@ -1,0 +1,65 @@
+/*
+ * Catalogue selection (see select.h): identify the CPU, map it to a uarch
+ * through data/cpus.json, load that uarch's catalogue, and read the host's
+ * PMUs and perf permissions when the catalogue describes this very host.
+ */
+#include "catalog/select.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int read_paranoid(void)
+{
+	struct strbuf p = STRBUF_INIT;
+	char *text = NULL;
+	int v = 2;	/* the kernel's default when unreadable */
+
+	strbuf_addf(&p, "%s/sys/kernel/perf_event_paranoid", procfs_root());
+	if (sysfs_read_text(p.buf, &text, NULL) == 0 && text)
+		v = atoi(text);
+	free(text);
+	strbuf_release(&p);
+	return v;
+}
+
+int catalog_host_open(struct catalog_host *h, const char *uarch_opt, struct error *err)
+{
+	struct error e2;
+	const char *want;
+
+	memset(h, 0, sizeof(*h));
+	if (cpu_identify(&h->id, err) < 0 || cpu_uarch(&h->id, uarch_opt, &h->u, err) < 0)
+		return -1;
+	want = h->u.name;
+	if (catalog_load(&h->cat, want, &e2) < 0) {
+		if (e2.kind != ERR_USAGE || catalog_load(&h->cat, "generic", err) < 0) {
+			*err = e2;
+			return -1;
+		}
+		snprintf(h->note, sizeof(h->note), "the catalogue has no data for '%s' yet: "
+			 "using the kernel's generic events", want);
+	}
+	h->checked = !strcmp(h->u.name, h->u.detected);
+	if (h->checked) {
+		if (sysfs_model_load(&h->model, NULL, err) < 0) {
+			catalog_host_release(h);
+			return -1;
+		}
+		h->ctx.model = &h->model;
+		h->ctx.paranoid = read_paranoid();
+		h->ctx.privileged = geteuid() == 0;
+	} else if (!h->note[0]) {
+		snprintf(h->note, sizeof(h->note), "describing %s; not checked against this host, "
+			 "which is %s", h->u.name, h->u.detected[0] ? h->u.detected : "unknown");
+	}
+	return 0;
+}
+
+void catalog_host_release(struct catalog_host *h)
+{
+	catalog_release(&h->cat);
+	sysfs_model_release(&h->model);
+	memset(h, 0, sizeof(*h));
+}

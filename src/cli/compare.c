@@ -1,0 +1,340 @@
+/*
+ * pmustat compare: interleaved, randomized A/B(/C...) runs with a verdict per
+ * metric. Variants are separated by "--"; "-n NAME" right before a "--"
+ * names the variant that follows it. The campaign stops by the precision
+ * rule (never on a p-value), at --blocks, or when the time budget is spent.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "cli/campaign.h"
+#include "cli/cli.h"
+#include "core/suggest.h"
+#include "report/compare_table.h"
+#include "report/comparison.h"
+#include "stats/stop.h"
+
+static const char compare_usage[] =
+	"pmustat compare [options] [-n NAME] -- CMD_A [ARG...] [-n NAME] -- CMD_B [ARG...] ...";
+
+struct compare_opts {
+	struct campaign_opts o;
+	const char *names[64];		/* per variant, NULL = default letter */
+	const char *pending_name;	/* -n seen, waiting for its variant */
+	const char *baseline;
+	unsigned blocks, min_blocks, max_blocks;
+	double target_ci, noise_band;
+	int decide;
+	char *fail_on;
+	char *const *argv[64];
+	size_t nvariants;
+};
+
+static int opt_name(const struct option *opt, const char *arg, struct error *err)
+{
+	struct compare_opts *co = opt->cb_data;
+
+	if (!*arg)
+		return error_set(err, ERR_USAGE, "empty variant name given to -n");
+	co->pending_name = arg;
+	return 0;
+}
+
+/* Is a segment's tail "-n NAME" (naming the next variant)? */
+static int tail_names_next(const char **seg, size_t len)
+{
+	return len >= 3 && (!strcmp(seg[len - 2], "-n") || !strcmp(seg[len - 2], "--name"));
+}
+
+static int add_variant(struct compare_opts *co, const char **seg, size_t len, struct error *err)
+{
+	char **argv;
+
+	if (!len) {
+		error_set(err, ERR_USAGE, "variant %zu has no command", co->nvariants + 1);
+		return error_hint(err, "write each variant as '-- CMD [ARG...]'");
+	}
+	if (co->nvariants == 64)
+		return error_set(err, ERR_USAGE, "too many variants (at most 64)");
+	argv = xcalloc(len + 1, sizeof(char *));
+	memcpy(argv, seg, len * sizeof(char *));
+	co->names[co->nvariants] = co->pending_name;
+	co->argv[co->nvariants++] = argv;
+	co->pending_name = NULL;
+	return 0;
+}
+
+/* Split "CMD_A ... [-n NAME] -- CMD_B ... " into variants. */
+static int split_variants(struct compare_opts *co, int argc, const char **argv, struct error *err)
+{
+	int start = 0;
+
+	for (int i = 0; i <= argc; i++) {
+		size_t len;
+
+		if (i < argc && strcmp(argv[i], "--"))
+			continue;
+		len = (size_t)(i - start);
+		if (i < argc && tail_names_next(argv + start, len)) {
+			if (add_variant(co, argv + start, len - 2, err))
+				return -1;
+			co->pending_name = argv[i - 1];
+		} else if (add_variant(co, argv + start, len, err)) {
+			return -1;
+		}
+		start = i + 1;
+	}
+	return 0;
+}
+
+static void free_variants(struct compare_opts *co)
+{
+	for (size_t i = 0; i < co->nvariants; i++)
+		free((void *)co->argv[i]);
+}
+
+static int check_names(struct compare_opts *co, char defaults[][4], struct error *err)
+{
+	if (co->nvariants < 2) {
+		error_set(err, ERR_USAGE, "compare needs at least two variants, got %zu",
+			  co->nvariants);
+		return error_hint(err, "separate the commands with '--': pmustat compare -- "
+				       "./old -- ./new");
+	}
+	for (size_t i = 0; i < co->nvariants; i++) {
+		if (!co->names[i]) {
+			snprintf(defaults[i], 4, "%c", (char)('A' + i % 26));
+			co->names[i] = defaults[i];
+		}
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(co->names[i], co->names[j])) {
+				error_set(err, ERR_USAGE, "variant name '%s' is used twice",
+					  co->names[i]);
+				return error_hint(err, "give each variant its own -n NAME");
+			}
+	}
+	return 0;
+}
+
+static int find_baseline(const struct compare_opts *co, struct error *err)
+{
+	const char *best;
+
+	if (!co->baseline)
+		return 0;
+	for (size_t i = 0; i < co->nvariants; i++)
+		if (!strcmp(co->names[i], co->baseline))
+			return (int)i;
+	error_set(err, ERR_USAGE, "no variant is named '%s'", co->baseline);
+	best = suggest_best(co->baseline, co->names, co->nvariants);
+	if (best)
+		return error_hint(err, "did you mean '--baseline %s'?", best);
+	return error_hint(err, "name variants with -n NAME before each '--'");
+}
+
+/* The precision rule (or, with --decide, the confidence-sequence rule) on the
+ * primary metric, for every variant against the baseline. */
+static int after_block(const struct result *r, unsigned blocks, void *data, struct strbuf *why,
+		       struct strbuf *progress)
+{
+	const struct compare_opts *co = data;
+	int m = result_metric_index(r, r->primary);
+	struct comparison_set s;
+	double worst = 0;
+	int decided = 1;
+
+	if (m < 0 || co->blocks)
+		return 0;
+	comparisons_compute(r, &s);
+	for (size_t i = 0; i < s.n; i++) {
+		const struct comparison *c = &s.c[i];
+
+		if ((int)c->metric != m)
+			continue;
+		worst = fmax(worst, isfinite(c->half_log) ? c->half_log : INFINITY);
+		decided &= c->verdict == STATS_SLOWER || c->verdict == STATS_FASTER ||
+			   c->verdict == STATS_EQUIVALENT;
+	}
+	comparisons_release(&s);
+	strbuf_addf(progress, "%s CI ±%.2f%% (target %.2f%%)", r->primary,
+		    100 * expm1(worst), co->target_ci);
+	if (blocks < co->min_blocks)
+		return 0;
+	if (co->decide && decided) {
+		strbuf_addf(why, "decided: every %s confidence sequence left the undecided "
+			    "zone after %u blocks", r->primary, blocks);
+		return 1;
+	}
+	if (!co->decide && stats_precision_reached(worst, log1p(co->target_ci / 100), blocks,
+						   co->min_blocks)) {
+		strbuf_addf(why, "precision reached: %s CI half-width %.2f%% <= %.2f%% after %u "
+			    "blocks", r->primary, 100 * expm1(worst), co->target_ci, blocks);
+		return 1;
+	}
+	return 0;
+}
+
+/* --fail-on-regression: exit 3 when a listed metric got worse in a variant. */
+static int regressions(const struct result *r, const char *list)
+{
+	struct comparison_set s;
+	int found = 0;
+
+	comparisons_compute(r, &s);
+	for (size_t i = 0; i < s.n; i++) {
+		const struct comparison *c = &s.c[i];
+		const char *name = r->metrics[c->metric].name;
+		size_t len = strlen(name);
+		const char *p = strstr(list, name);
+
+		while (p && !((p == list || p[-1] == ',') && (p[len] == ',' || !p[len])))
+			p = strstr(p + 1, name);
+		if (!p || c->verdict != STATS_SLOWER)
+			continue;
+		fprintf(stderr, "regression: %s of '%s' is %.4fx the baseline's [%.4f, %.4f] "
+			"(n %zu)\n", name, r->variants[c->variant].name, c->ratio, c->ci_lo,
+			c->ci_hi, c->n);
+		found = 1;
+	}
+	comparisons_release(&s);
+	return found;
+}
+
+static int check_fail_list(const struct campaign *c, const char *list, struct error *err)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	int rc = 0;
+
+	for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save))
+		if (result_metric_index(&c->res, t) < 0) {
+			error_set(err, ERR_USAGE, "--fail-on-regression names '%s', which is not "
+				  "measured", t);
+			error_hint(err, "use metrics from -m/-e, e.g. --fail-on-regression wall-time");
+			rc = -1;
+		}
+	free(copy);
+	return rc;
+}
+
+static int run_compare(struct compare_opts *co)
+{
+	struct campaign c;
+	struct error err;
+	int rc, base;
+
+	error_clear(&err);
+	if (campaign_init(&c, &co->o, "compare", &err))
+		goto fail;
+	for (size_t v = 0; v < co->nvariants; v++)
+		campaign_add_variant(&c, co->names[v], co->argv[v]);
+	base = find_baseline(co, &err);
+	if (base < 0)
+		goto fail;
+	c.res.baseline = base;
+	c.res.noise_band = co->noise_band / 100;
+	c.res.primary = xstrdup("wall-time");
+	c.res.decide = co->decide;
+	c.res.cs_rho = co->min_blocks;
+	if (campaign_prepare(&c, &err) || (co->fail_on && check_fail_list(&c, co->fail_on, &err)))
+		goto fail;
+	if (c.res.host.aslr >= 0 && c.res.host.aslr != 2)
+		result_add_note(&c.res, NOTE_WARNING, NULL,
+				"sysctl kernel.randomize_va_space=2",
+				"ASLR is not fully on (randomize_va_space=%d): one memory layout "
+				"per binary can bias a comparison", c.res.host.aslr);
+	rc = campaign_conclude(&c, report_compare_table);
+	if (rc == PMU_EXIT_OK && co->fail_on && regressions(&c.res, co->fail_on))
+		rc = PMU_EXIT_REGRESSION;
+	campaign_release(&c);
+	return rc;
+fail:
+	rc = cli_error(&err);
+	campaign_release(&c);
+	return rc;
+}
+
+int cmd_compare(int argc, const char **argv)
+{
+	struct compare_opts co = { 0 };
+	struct campaign_opts *o = &co.o;
+	char defaults[64][4], done[128];
+	unsigned seed = 0, pin = (unsigned)-1, envpad = 4095;
+	int help = 0, seeded = 0, next, r;
+	char *events = NULL, *metrics = NULL;
+	struct error err;
+	const struct option opts[] = {
+		{ OPT_LIST, 'm', "metrics", &metrics, "list", "portable metrics or presets (default)" },
+		{ OPT_LIST, 'e', "events", &events, "list", "native events to count" },
+		{ OPT_CALLBACK, 'n', "name", NULL, "name", "name of the next variant", 0, 0, opt_name, &co },
+		{ OPT_STRING, 0, "baseline", &co.baseline, "name", "variant the others are compared with (default: the first)" },
+		{ OPT_UINT, 0, "blocks", &co.blocks, "n", "run exactly n blocks (no stopping rule)", 1, 1e6 },
+		{ OPT_UINT, 0, "min-blocks", &co.min_blocks, "n", "blocks before the stopping rule may stop (default 10)", 2, 1e6 },
+		{ OPT_UINT, 0, "max-blocks", &co.max_blocks, "n", "at most n blocks (default 200)", 2, 1e6 },
+		{ OPT_DOUBLE, 0, "target-ci", &co.target_ci, "pct", "stop when the wall-time CI half-width is below pct (default 1)", 0.001, 100 },
+		{ OPT_DOUBLE, 0, "max-time", &o->max_time_s, "s", "time budget for the campaign (default 300)", 0.001, 1e7 },
+		{ OPT_BOOL, 0, "decide", &co.decide, NULL, "stop as soon as always-valid confidence sequences decide" },
+		{ OPT_DOUBLE, 0, "noise-band", &co.noise_band, "pct", "changes within ±pct are equivalent (default 1)", 0, 100 },
+		{ OPT_UINT, 0, "warmup", &o->warmup, "n", "warm-up blocks to discard (default 1)", 0, 1e6 },
+		{ OPT_UINT, 0, "seed", &seed, "n", "random seed of the schedule (default: random, printed)" },
+		{ OPT_UINT, 0, "env-pad", &envpad, "bytes", "largest environment padding per block (default 4095; 0 = off)", 0, 65536 },
+		{ OPT_UINT, 0, "pin", &pin, "cpu", "run every command on this CPU only" },
+		{ OPT_DOUBLE, 0, "timeout", &o->timeout_s, "s", "kill a run after s seconds", 0.001, 1e7 },
+		{ OPT_BOOL, 'i', "ignore-failure", &o->ignore_failure, NULL, "drop blocks where a variant fails instead of stopping" },
+		{ OPT_BOOL, 0, "show-output", &o->show_output, NULL, "let the commands' stdout/stderr through" },
+		{ OPT_LIST, 0, "fail-on-regression", &co.fail_on, "list", "exit 3 if one of these metrics is SLOWER in a variant" },
+		{ OPT_STRING, 'o', "output", &o->json_path, "file", "write the result as JSON ('-' = stdout)" },
+		{ OPT_STRING, 0, "csv", &o->csv_path, "file", "write every run's raw values as CSV" },
+		{ OPT_BOOL, 'q', "quiet", &o->quiet, NULL, "no table" },
+		{ OPT_BOOL, 'h', "help", &help, NULL, "show this help" },
+		{ OPT_END },
+	};
+
+	co.min_blocks = 10;
+	co.max_blocks = 200;
+	co.target_ci = 1.0;
+	co.noise_band = 100 * STATS_NOISE_BAND_DEFAULT;
+	o->max_time_s = 300;
+	o->warmup = 1;
+	error_clear(&err);
+	r = cli_parse(argc, argv, opts, compare_usage, 0, &next, &help);
+	if (r)
+		return r > 0 ? 0 : PMU_EXIT_USAGE;
+	for (int i = 0; i < argc; i++)
+		seeded |= !strcmp(argv[i], "--seed") || !strncmp(argv[i], "--seed=", 7);
+	if (next >= argc) {
+		error_set(&err, ERR_USAGE, "no variants to compare");
+		error_hint(&err, "pmustat compare -- ./old -- ./new");
+		return cli_error(&err);
+	}
+	if (split_variants(&co, argc - next, argv + next, &err) ||
+	    check_names(&co, defaults, &err)) {
+		free_variants(&co);
+		free(events); free(metrics); free(co.fail_on);
+		return cli_error(&err);
+	}
+	if (!seeded && getrandom(&seed, sizeof(seed), 0) != sizeof(seed))
+		seed = 0;
+	o->events = events;
+	o->metrics = metrics;
+	o->seed = seed;
+	o->pin_cpu = (int)pin;
+	o->env_pad_max = envpad;
+	o->shuffle = 1;
+	o->equal_paths = 1;
+	o->repeat = co.blocks ? co.blocks : co.max_blocks;
+	o->after_block = after_block;
+	o->after_data = &co;
+	snprintf(done, sizeof(done), co.blocks ? "the %u blocks asked for ran"
+					       : "block limit of %u reached before the target "
+						 "precision", o->repeat);
+	o->done_reason = done;
+	if (co.min_blocks > o->repeat)
+		co.min_blocks = o->repeat;
+	r = run_compare(&co);
+	free_variants(&co);
+	free(events); free(metrics); free(co.fail_on);
+	return r;
+}

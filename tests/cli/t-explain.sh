@@ -1,0 +1,58 @@
+# pmustat explain: the DESIGN.md story (L3 misses on Zen 4) on a described
+# uarch, on the constructed zen4 fixtures, JSON fields, native events, errors.
+. "$TESTLIB"
+
+# Described (not this host): the uncore mapping is skipped for scope, the
+# per-process proxy is chosen, and both encodings are shown.
+run_pm 0 explain l3-misses --uarch zen4
+expect_in out "llc-misses (asked as 'l3-misses') on zen4"
+expect_in out "1. l3_lookup_state.l3_miss: skipped"
+expect_in out "'amd_l3' counts system-wide, per L3 complex (CCX)"
+expect_in out "the 'amd_l3' PMU (module amd_uncore)"
+expect_in out "2. ls_dmnd_fills_from_sys.beyond_ccx  [proxy]: chosen"
+expect_in out "attr     type 4  config 0xdc43  config1 0  config2 0"
+expect_in out "perf     amd_l3/event=0x04,umask=0x01/"
+expect_in out "on Zen the kernel maps it to L2 misses"
+
+# The zen4 host without amd_uncore (constructed fixture): checked, with the fix.
+PMUSTAT_SYSFS_ROOT=$FIXTURES/zen4-no-uncore/sys PMUSTAT_PROC_ROOT=$FIXTURES/zen4-no-uncore/proc \
+	run_pm 0 explain l3-misses
+expect_in out "checked against this host's PMUs and permissions"
+expect_in out "run 'modprobe amd_uncore' (the 'amd_l3' PMU is not exposed here)"
+
+# JSON: chosen events carry pmu, name, config and decoded event/umask.
+run_pm 0 explain llc-misses --uarch zen4 --json
+expect_eq "$(jv out name)" "llc-misses" "name"
+expect_eq "$(jv out steps.0.status)" "skipped" "primary"
+expect_eq "$(jv out steps.1.status)" "chosen" "proxy"
+expect_eq "$(jv out events.1.name)" "ls_dmnd_fills_from_sys.beyond_ccx" "event"
+expect_eq "$(jv out events.1.pmu)" "cpu" "pmu"
+expect_eq "$(jv out events.1.config)" "0xdc43" "config"
+expect_eq "$(jv out events.1.event)" "0x43" "event field"
+expect_eq "$(jv out events.1.umask)" "0xdc" "umask field"
+expect_eq "$(jv out events.0.type)" "null" "dynamic type unknown off-host"
+
+run_pm 0 explain branch-misses --uarch neoverse-n1 --json
+expect_eq "$(jv out formula)" "BR_MIS_PRED_RETIRED" "arm branch-misses"
+expect_eq "$(jv out events.0.config)" "0x22" "arm config"
+
+# Derived metrics show their formula over events.
+run_pm 0 explain ipc --uarch sapphirerapids
+expect_in out "formula: instructions / cycles"
+expect_in out "= (inst_retired.any_p) / (cpu_clk_unhalted.thread_p)"
+
+# Native events are explained too.
+run_pm 0 explain task-clock:u
+expect_in out "a native event"
+run_pm 0 explain --json msr/tsc/
+expect_eq "$(jv out pmu)" "msr" "native pmu"
+
+# Errors: usage, with near names and a command.
+run_pm 2 explain l3-mises --uarch zen4
+expect_in err "error: unknown metric or event 'l3-mises'"
+expect_in err "hint: did you mean"
+run_pm 2 explain l3-misses --uarch zen44
+expect_in err "error: unknown"
+run_pm 2 explain
+expect_in err "error: no metric or event to explain"
+expect_in err "hint: name one metric or event, as in 'pmustat explain l3-misses --uarch zen4'"

@@ -1,0 +1,110 @@
+/*
+ * allocn: a program whose allocation calls are known exactly, for the call
+ * counter tests (tests/unit/test_callcount.c).
+ *
+ *   allocn N [MODES]   MODES: a comma list of
+ *     all    also call aligned_alloc, posix_memalign, memalign, valloc
+ *     fork   a forked child does the N rounds too (inherited counting)
+ *     thread a second thread does the N rounds too
+ *     exec   after the rounds, exec itself for N more (counts across exec)
+ *     _exit  end with _exit(0) instead of returning from main
+ *
+ * One round is malloc, calloc, realloc, free, free (+ 4 allocations and 4
+ * frees with `all`). The functions are called through volatile pointers so
+ * that the compiler can neither elide a malloc/free pair nor fold calloc
+ * into malloc: every call in the source is a call at run time. The program
+ * uses no stdio, whose buffers would add allocations of their own.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void *(*volatile p_malloc)(size_t) = malloc;
+static void *(*volatile p_calloc)(size_t, size_t) = calloc;
+static void *(*volatile p_realloc)(void *, size_t) = realloc;
+static void (*volatile p_free)(void *) = free;
+static void *(*volatile p_aligned_alloc)(size_t, size_t) = aligned_alloc;
+static int (*volatile p_posix_memalign)(void **, size_t, size_t) = posix_memalign;
+static void *(*volatile p_valloc)(size_t) = valloc;
+
+extern void *memalign(size_t, size_t);
+static void *(*volatile p_memalign)(size_t, size_t) = memalign;
+
+static void rounds(long n, int all)
+{
+	for (long i = 0; i < n; i++) {
+		void *a = p_malloc(16), *b = p_calloc(1, 16), *c = NULL;
+
+		a = p_realloc(a, 64);
+		p_free(a);
+		p_free(b);
+		if (!all)
+			continue;
+		p_free(p_aligned_alloc(64, 64));
+		if (p_posix_memalign(&c, 64, 64) == 0)
+			p_free(c);
+		p_free(p_memalign(64, 64));
+		p_free(p_valloc(64));
+	}
+}
+
+struct job {
+	long n;
+	int all;
+};
+
+static void *thread_main(void *arg)
+{
+	struct job *j = arg;
+
+	rounds(j->n, j->all);
+	return NULL;
+}
+
+static int has_mode(const char *modes, const char *m)
+{
+	size_t n = strlen(m);
+
+	for (const char *p = modes; (p = strstr(p, m)); p += n)
+		if ((p == modes || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? strtol(argv[1], NULL, 10) : 0;
+	const char *modes = argc > 2 ? argv[2] : "";
+	int all = has_mode(modes, "all");
+
+	if (has_mode(modes, "fork")) {
+		pid_t pid = fork();
+		int st;
+
+		if (pid == 0) {
+			rounds(n, all);
+			exit(0);
+		}
+		if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+			return 1;
+	}
+	if (has_mode(modes, "thread")) {
+		struct job j = { n, all };
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, thread_main, &j) || pthread_join(t, NULL))
+			return 1;
+	}
+	rounds(n, all);
+	if (has_mode(modes, "exec")) {
+		char *args[] = { argv[0], argv[1], (char *)(all ? "all" : ""), NULL };
+
+		execv("/proc/self/exe", args);
+		return 127;
+	}
+	if (has_mode(modes, "_exit"))
+		_exit(0);
+	return 0;
+}

@@ -1,0 +1,230 @@
+/*
+ * Unit tests for the capacity-aware planner: groups fit each uarch's
+ * counters (from the catalogue), anchors are in every group, metric units
+ * stay together, counter restrictions (Intel events on counters 0-3) are
+ * honoured, the NMI watchdog's counter is left free, rotation is block mod
+ * G, and the dry-run rendering shows every attr. Capacities come from the
+ * catalogue data, so a wrong capacity in data/uarch fails here.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "catalog/catalog.h"
+#include "plan/groups.h"
+
+struct planned {
+	struct catalog cat;
+	struct resolution r;
+	struct plan_event *pe;
+	struct plan p;
+};
+
+static void plan_for(struct planned *x, const char *uarch, const char *metrics, int watchdog)
+{
+	struct error err;
+	struct catalog_capacity cc;
+	struct plan_capacity cap;
+
+	error_clear(&err);
+	if (catalog_load(&x->cat, uarch, &err) < 0 ||
+	    catalog_resolve(&x->cat, metrics, NULL, &x->r, &err) < 0)
+		fail_msg("%s: %s", uarch, err.msg);
+	x->pe = calloc(x->r.nevents + 1, sizeof(*x->pe));
+	plan_events_from_resolution(&x->r, x->pe);
+	catalog_capacity(&x->cat, &cc);
+	plan_capacity_from_catalog(&cc, watchdog, &cap);
+	if (plan_build(x->pe, x->r.nevents, &cap, 0, &x->p, &err) < 0)
+		fail_msg("%s: plan: %s", uarch, err.msg);
+}
+
+static void release(struct planned *x)
+{
+	plan_release(&x->p);
+	free(x->pe);
+	resolution_release(&x->r);
+	catalog_release(&x->cat);
+}
+
+static int in_group(const struct plan_group *g, size_t ev)
+{
+	for (size_t k = 0; k < g->n; k++)
+		if (g->ev[k] == ev)
+			return 1;
+	return 0;
+}
+
+static size_t ev_index(const struct resolution *r, const char *name)
+{
+	for (size_t i = 0; i < r->nevents; i++)
+		if (!strcmp(r->events[i].name, name))
+			return i;
+	fail_msg("no event %s", name);
+	return 0;
+}
+
+/* Every chosen core event is in exactly one group (anchors: in all). */
+static void check_cover(const struct planned *x)
+{
+	for (size_t i = 0; i < x->r.nevents; i++) {
+		size_t in = 0;
+
+		if (!x->pe[i].core)
+			continue;
+		for (size_t g = 0; g < x->p.ngroups; g++)
+			in += in_group(&x->p.groups[g], i);
+		if (x->pe[i].anchor ? in != x->p.ngroups : in != 1)
+			fail_msg("event %s is in %zu of %zu groups", x->r.events[i].name, in,
+				 x->p.ngroups);
+	}
+}
+
+static void test_zen4_cache_preset(void **state)
+{
+	struct planned x = { 0 };
+	size_t cyc, ins;
+
+	(void)state;
+	/* Zen 4: 6 GP, no fixed; watchdog off: 2 anchors + 4 per group. */
+	plan_for(&x, "zen4", "cache", 0);
+	cyc = ev_index(&x.r, "ls_not_halted_cyc");
+	ins = ev_index(&x.r, "ex_ret_instr");
+	assert_int_equal(x.p.gp, 6);
+	for (size_t g = 0; g < x.p.ngroups; g++) {
+		assert_true(x.p.groups[g].gp_used <= 6);
+		assert_int_equal(x.p.groups[g].fixed_used, 0);
+		assert_true(in_group(&x.p.groups[g], cyc));
+		assert_true(in_group(&x.p.groups[g], ins));
+	}
+	check_cover(&x);
+	/* cache: 6 distinct non-anchor events (llc-accesses' proxy is the
+	 * l2-misses event) -> 2 groups of <= 4. */
+	assert_int_equal(x.p.ngroups, 2);
+	assert_int_equal(plan_group_of_block(&x.p, 0), 0);
+	assert_int_equal(plan_group_of_block(&x.p, 5), 1);
+	release(&x);
+	/* With the watchdog holding a GP counter: 5 usable, noted. */
+	plan_for(&x, "zen4", "cache", 1);
+	assert_int_equal(x.p.gp, 5);
+	for (size_t g = 0; g < x.p.ngroups; g++)
+		assert_true(x.p.groups[g].gp_used <= 5);
+	assert_int_equal(x.p.ngroups, 2);	/* 3 + 3 */
+	assert_non_null(strstr(x.p.notes[0], "NMI watchdog holds a general-purpose counter"));
+	check_cover(&x);
+	release(&x);
+}
+
+static void test_intel_fixed_and_restrictions(void **state)
+{
+	struct planned x = { 0 };
+
+	(void)state;
+	/* Ice Lake-SP: anchors on fixed counters; cache events only on
+	 * counters 0-3, so at most 4 restricted events per group even though
+	 * there are 8 GP counters. */
+	plan_for(&x, "icelakex", "cache,dram-fills,dtlb-misses", 0);
+	assert_int_equal(x.p.gp, 8);
+	for (size_t g = 0; g < x.p.ngroups; g++) {
+		const struct plan_group *gr = &x.p.groups[g];
+		size_t restricted = 0;
+
+		assert_int_equal(gr->fixed_used, 2);
+		for (size_t k = 0; k < gr->n; k++)
+			restricted += x.pe[gr->ev[k]].counters == 0xf;
+		assert_true(restricted <= 4);
+	}
+	check_cover(&x);
+	/* dram-fills' two events stay in one group (a unit). */
+	for (size_t g = 0; g < x.p.ngroups; g++)
+		assert_int_equal(in_group(&x.p.groups[g],
+					  ev_index(&x.r, "mem_load_l3_miss_retired.local_dram")),
+				 in_group(&x.p.groups[g],
+					  ev_index(&x.r, "mem_load_l3_miss_retired.remote_dram")));
+	release(&x);
+	/* Skylake-SP with HT: 4 GP; the watchdog takes the cycles fixed
+	 * counter, so cycles needs a GP counter in every group. */
+	plan_for(&x, "skylakex", "default", 1);
+	for (size_t g = 0; g < x.p.ngroups; g++) {
+		assert_int_equal(x.p.groups[g].fixed_used, 1);
+		assert_true(x.p.groups[g].gp_used <= 4);
+	}
+	check_cover(&x);
+	release(&x);
+}
+
+static void test_run_leaders_and_dry_run(void **state)
+{
+	struct planned x = { 0 };
+	size_t *leader;
+	struct event_spec *evs;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	plan_for(&x, "zen4", "default,l2-mpki", 0);
+	leader = calloc(x.r.nevents, sizeof(size_t));
+	plan_run_leaders(&x.p, 0, x.r.nevents, leader);
+	for (size_t i = 0; i < x.r.nevents; i++) {
+		if (!x.r.events[i].chosen)
+			continue;
+		if (!x.pe[i].core)	/* software events count alone, every run */
+			assert_true(leader[i] == i);
+		else
+			assert_true(leader[i] == x.p.groups[0].ev[0]);
+	}
+	evs = calloc(x.r.nevents, sizeof(*evs));
+	for (size_t i = 0; i < x.r.nevents; i++)
+		evs[i] = x.r.events[i].spec;
+	plan_render_dry_run(&x.p, evs, NULL, x.r.nevents, &sb);
+	assert_non_null(strstr(sb.buf, "counter plan: 1 group of at most 6 general-purpose + 0 fixed"));
+	assert_non_null(strstr(sb.buf, "leader ls_not_halted_cyc\n           pmu cpu  type 4  config 0x76"));
+	assert_non_null(strstr(sb.buf, "member l2_cache_req_stat.ic_dc_miss_in_l2\n           pmu cpu  type 4  config 0x964"));
+	assert_non_null(strstr(sb.buf, "alone  task-clock\n           pmu software  type 1  config 0x1"));
+	strbuf_release(&sb);
+	free(evs);
+	free(leader);
+	release(&x);
+}
+
+static void test_unschedulable(void **state)
+{
+	/* Two anchors restricted to counter 0 cannot share a group. */
+	struct plan_event ev[2] = {
+		{ .core = 1, .anchor = 1, .counters = 1, .unit = -1 },
+		{ .core = 1, .anchor = 1, .counters = 1, .unit = -1 },
+	};
+	struct plan_capacity cap = { 4, 0, 0 };
+	struct plan p;
+	struct error err;
+
+	(void)state;
+	error_clear(&err);
+	/* anchors alone do not fit: the group is still made (the kernel will
+	 * refuse it visibly), but a third event restricted to counter 0 fails. */
+	{
+		struct plan_event ev3[3] = { ev[0], { .core = 1, .counters = 1, .unit = -1 },
+					     { .core = 1, .counters = 1, .unit = -1 } };
+
+		ev3[0].anchor = 1;
+		assert_int_equal(plan_build(ev3, 3, &cap, 0, &p, &err), -1);
+		assert_int_equal(err.kind, ERR_USAGE);
+		assert_non_null(strstr(err.hint, "nmi_watchdog"));
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_zen4_cache_preset),
+		cmocka_unit_test(test_intel_fixed_and_restrictions),
+		cmocka_unit_test(test_run_leaders_and_dry_run),
+		cmocka_unit_test(test_unschedulable),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
