@@ -91,8 +91,10 @@ bench: all
 	@sh bench/run.sh $(abspath $(PMUSTAT))
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/libexec/pmustat
 	install -m 755 $(PMUSTAT) $(DESTDIR)$(PREFIX)/bin/pmustat
+	install -m 755 $(SPAWNER) $(DESTDIR)$(PREFIX)/libexec/pmustat/pmustat-spawner
 	install -m 644 docs/pmustat.1 $(DESTDIR)$(PREFIX)/share/man/man1/pmustat.1
 
 clean:

@@ -345,7 +345,9 @@ static void table_defaults(const struct machine *const *ms, int nm, double base,
 }
 
 /* Fixed counts tried (blocks for pmustat, runs per variant for the others). */
-static const int sweep_n[] = { 3, 5, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 130, 160, 200 };
+static const int sweep_n[] = {
+	3, 5, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 130, 160, 200,
+};
 
 static void table_sweep(const struct machine *const *ms, int nm, double base, int reps,
 			const struct bufs *buf)
@@ -367,8 +369,6 @@ static void table_sweep(const struct machine *const *ms, int nm, double base, in
 			for (size_t j = 0; j < sizeof(sweep_n) / sizeof(*sweep_n) && !found; j++) {
 				int n = sweep_n[j];
 
-				if (rules[k] == R_PMUSTAT && n < 2)
-					continue;
 				measure(rules[k], ms[i], base, reps, n, buf, &t);
 				if (t.right >= 0.9 * reps) {
 					found = 1;

@@ -5,8 +5,8 @@
  * function adds one to a per-process atomic counter and forwards to the next
  * definition in the loader's search order (RTLD_NEXT: libc's, or an
  * allocator the program brings), so the program's behaviour is unchanged.
- * Counts go to the parent through the descriptor named by PMUSTAT_COUNT_FD,
- * in the records of src/backend/callcount_abi.h.
+ * Counts go to the parent through the file named by PMUSTAT_COUNT_FILE, in
+ * the records of src/backend/callcount_abi.h.
  *
  * What interposition cannot see, by construction: statically linked
  * programs (no dynamic loader), setuid/setgid or file-capability programs
@@ -26,7 +26,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <unistd.h>
 
 #include "backend/callcount_abi.h"
@@ -35,9 +36,8 @@
 
 static _Atomic uint64_t counts[CC_NSLOTS];
 
-static int report_fd = -1;
-static dev_t report_dev;
-static ino_t report_ino;
+/* Copied at load time: the program may change its environment later. */
+static char report_path[PATH_MAX];
 
 static void *(*real_malloc)(size_t);
 static void *(*real_calloc)(size_t, size_t);
@@ -140,23 +140,12 @@ static void count(enum callcount_slot s)
 
 /* ---- reporting --------------------------------------------------------- */
 
-/* The descriptor must still be the file pmustat handed over: a program
- * that closed it and opened something else under that number must not get
- * our records written into its file. */
-static int fd_still_ours(void)
-{
-	struct stat st;
-
-	return report_fd >= 0 && fstat(report_fd, &st) == 0 && st.st_dev == report_dev &&
-	       st.st_ino == report_ino;
-}
-
 static void report(enum callcount_rec_kind kind)
 {
 	struct callcount_record r;
 	const char *p = (const char *)&r;
 	size_t left = sizeof(r);
-	int saved = errno;
+	int saved = errno, fd;
 
 	memset(&r, 0, sizeof(r));
 	r.magic = CALLCOUNT_MAGIC;
@@ -169,17 +158,19 @@ static void report(enum callcount_rec_kind kind)
 	if (kind != CC_REC_START)
 		for (int i = 0; i < CC_NSLOTS; i++)
 			r.counts[i] = atomic_exchange(&counts[i], 0);
-	if (fd_still_ours())
-		while (left) {
-			ssize_t w = write(report_fd, p, left);
+	fd = report_path[0] ? open(report_path, O_WRONLY | O_APPEND | O_CLOEXEC) : -1;
+	while (fd >= 0 && left) {
+		ssize_t w = write(fd, p, left);
 
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				break;
-			p += w;
-			left -= (size_t)w;
-		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		p += w;
+		left -= (size_t)w;
+	}
+	if (fd >= 0)
+		close(fd);
 	errno = saved;
 }
 
@@ -194,21 +185,12 @@ static void after_fork_child(void)
 
 __attribute__((constructor)) static void count_init(void)
 {
-	const char *v = getenv(CALLCOUNT_FD_ENV);
-	struct stat st;
-	char *end;
-	long fd;
+	const char *v = getenv(CALLCOUNT_FILE_ENV);
 
 	ready();
-	if (!v || !*v)
+	if (!v || !*v || strlen(v) >= sizeof(report_path))
 		return;
-	errno = 0;
-	fd = strtol(v, &end, 10);
-	if (errno || *end || fd < 0 || fd > 1 << 20 || fstat((int)fd, &st))
-		return;
-	report_fd = (int)fd;
-	report_dev = st.st_dev;
-	report_ino = st.st_ino;
+	memcpy(report_path, v, strlen(v) + 1);
 	pthread_atfork(NULL, NULL, after_fork_child);
 	report(CC_REC_START);
 }

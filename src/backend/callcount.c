@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -963,7 +962,7 @@ static int env_is(const char *entry, const char *name)
 	return !strncmp(entry, name, n) && entry[n] == '=';
 }
 
-static char **preload_env(const char *shim, int fd, char *const *base)
+static char **preload_env(const char *shim, const char *path, char *const *base)
 {
 	const char *old = NULL;
 	size_t n = 0, k = 0;
@@ -980,13 +979,13 @@ static char **preload_env(const char *shim, int fd, char *const *base)
 			old = base[i] + strlen("LD_PRELOAD=");
 			continue;
 		}
-		if (!env_is(base[i], CALLCOUNT_FD_ENV))
+		if (!env_is(base[i], CALLCOUNT_FILE_ENV))
 			env[k++] = xstrdup(base[i]);
 	}
 	/* First in the list, so the shim sees calls before any other preload. */
 	strbuf_addf(&sb, "LD_PRELOAD=%s%s%s", shim, old && *old ? ":" : "", old ? old : "");
 	env[k++] = strbuf_detach(&sb);
-	strbuf_addf(&sb, "%s=%d", CALLCOUNT_FD_ENV, fd);
+	strbuf_addf(&sb, "%s=%s", CALLCOUNT_FILE_ENV, path);
 	env[k++] = strbuf_detach(&sb);
 	return env;
 }
@@ -994,29 +993,44 @@ static char **preload_env(const char *shim, int fd, char *const *base)
 int callcount_run_begin(const struct callcount_set *s, char *const *base,
 			struct callcount_run *r, struct error *err)
 {
+	const char *tmp = getenv("TMPDIR");
+	struct strbuf sb = STRBUF_INIT;
+	int fd;
+
 	memset(r, 0, sizeof(*r));
-	r->fd = -1;
 	if (s->mech != CALLCOUNT_PRELOAD)
 		return 0;
-	/* Not close-on-exec: the measured program must inherit it. */
-	r->fd = memfd_create("pmustat-calls", 0);
-	if (r->fd < 0 || fcntl(r->fd, F_SETFL, O_APPEND)) {
-		error_set(err, ERR_RUNTIME, "cannot create the call-count file: %s",
-			  strerror(errno));
+	strbuf_addf(&sb, "%s/pmustat-calls.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(sb.buf)) {
+		error_set(err, ERR_RUNTIME, "cannot create a directory for call counts in '%s': %s",
+			  tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		strbuf_release(&sb);
+		return error_hint(err, "point TMPDIR at a writable directory");
+	}
+	r->dir = strbuf_detach(&sb);
+	strbuf_addf(&sb, "%s/counts", r->dir);
+	r->path = strbuf_detach(&sb);
+	fd = open(r->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		error_set(err, ERR_RUNTIME, "cannot create '%s': %s", r->path, strerror(errno));
 		callcount_run_release(r);
 		return -1;
 	}
-	r->envp = preload_env(s->shim, r->fd, base);
+	close(fd);
+	r->envp = preload_env(s->shim, r->path, base);
 	return 0;
 }
 
 void callcount_run_release(struct callcount_run *r)
 {
-	if (r->fd >= 0)
-		close(r->fd);
+	if (r->path)
+		unlink(r->path);
+	if (r->dir)
+		rmdir(r->dir);
+	free(r->path);
+	free(r->dir);
 	free_strv(r->envp);
 	memset(r, 0, sizeof(*r));
-	r->fd = -1;
 }
 
 void callcount_values_release(struct callcount_values *v)
@@ -1104,24 +1118,27 @@ int callcount_run_end(const struct callcount_set *s, struct callcount_run *r,
 {
 	struct strbuf sb = STRBUF_INIT;
 	char buf[8192];
-	off_t off = 0;
 	ssize_t got;
-	int rc;
+	int rc, fd;
 
 	memset(v, 0, sizeof(*v));
-	if (r->fd < 0)
+	if (!r->path)
 		return error_set(err, ERR_RUNTIME, "no call-count file: not a preload run");
-	while ((got = pread(r->fd, buf, sizeof(buf), off)) != 0) {
+	fd = open(r->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error_set(err, ERR_RUNTIME, "cannot read '%s': %s", r->path, strerror(errno));
+	while ((got = read(fd, buf, sizeof(buf))) != 0) {
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
+			error_set(err, ERR_RUNTIME, "cannot read '%s': %s", r->path, strerror(errno));
+			close(fd);
 			strbuf_release(&sb);
-			return error_set(err, ERR_RUNTIME, "cannot read the call counts: %s",
-					 strerror(errno));
+			return -1;
 		}
 		strbuf_add(&sb, buf, (size_t)got);
-		off += got;
 	}
+	close(fd);
 	rc = callcount_sum_records(s, sb.buf, sb.len, v, err);
 	strbuf_release(&sb);
 	return rc;

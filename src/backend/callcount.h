@@ -8,8 +8,8 @@
  *
  * Two mechanisms, always named in the result (metric backend field):
  *   "preload"  the LD_PRELOAD shim libpmustat-count.so interposes the
- *              functions and reports counts over an inherited descriptor
- *              (callcount_abi.h). Counts every thread and every process of
+ *              functions and appends counts to a file named in its
+ *              environment (callcount_abi.h). Counts every thread and every process of
  *              the tree that keeps LD_PRELOAD, exactly, at the cost of an
  *              atomic add per call; any user. But only the allocation family
  *              (malloc ... valloc, free), and never static, setuid, setgid or
@@ -160,14 +160,16 @@ char *callcount_describe(const struct callcount_set *s, size_t metric);
 /* ---- preload mode, per run --------------------------------------------- */
 
 struct callcount_run {
-	int fd;			/* the report file the child inherits, or -1 */
-	char **envp;		/* the child's environment (LD_PRELOAD, fd) */
+	char *dir;		/* private directory holding the report file, or NULL */
+	char *path;		/* the report file the shim appends to */
+	char **envp;		/* the child's environment (LD_PRELOAD, file) */
 };
 
 /*
  * Before spawning a run: create the report file and the environment (base
- * with LD_PRELOAD=<shim>[:previous] and PMUSTAT_COUNT_FD set; base NULL =
- * ours). Pass r->envp as the run's envp.
+ * with LD_PRELOAD=<shim>[:previous] and PMUSTAT_COUNT_FILE set; base NULL =
+ * ours). Pass r->envp as the run's envp. Nothing to do (and r->envp NULL)
+ * in uprobe mode.
  */
 int callcount_run_begin(const struct callcount_set *s, char *const *base,
 			struct callcount_run *r, struct error *err);

@@ -4,22 +4,25 @@
  * permitted. Both sides include this header; the shim is built from it
  * without the rest of pmustat.
  *
- * The parent opens a memory file, marks it O_APPEND and leaves it open
- * across exec; CALLCOUNT_FD_ENV names its descriptor. Each process the shim
- * is loaded into appends one START record when it begins (constructor, or
- * fork), and one END record when its image ends (exit, _exit, or just before
- * an exec). Records are small fixed-size writes to an O_APPEND file, so the
+ * The parent creates an empty file in a private directory and names it in
+ * CALLCOUNT_FILE_ENV. Each process the shim is loaded into appends one START
+ * record when it begins (constructor, or fork), and one END record when its
+ * image ends (exit, _exit, or just before an exec), opening the file with
+ * O_APPEND for each record. Records are small fixed-size appends, so the
  * kernel keeps them whole and ordered even when many processes report at
- * once; a file rather than a pipe means no process ever blocks on a parent
- * that is still waiting for it. A process whose START has no END (killed by a
- * signal, or it closed the descriptor) lost its counts: the reader says so.
+ * once; a file named by path, rather than an inherited pipe or descriptor,
+ * means no process ever blocks on a parent still waiting for it, the
+ * descriptor cannot be lost to a program that closes what it inherited, and
+ * it works whoever forks the measured child (pmustat's spawn server passes
+ * no descriptors but stderr). A process whose START has no END (killed by a
+ * signal, or unable to open the file) lost its counts: the reader says so.
  */
 #ifndef PMU_BACKEND_CALLCOUNT_ABI_H
 #define PMU_BACKEND_CALLCOUNT_ABI_H
 
 #include <stdint.h>
 
-#define CALLCOUNT_FD_ENV "PMUSTAT_COUNT_FD"
+#define CALLCOUNT_FILE_ENV "PMUSTAT_COUNT_FILE"
 #define CALLCOUNT_MAGIC 0x746e6370u	/* "pcnt" little-endian */
 #define CALLCOUNT_VERSION 1u
 

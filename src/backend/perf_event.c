@@ -15,6 +15,7 @@
 
 #include "catalog/event_kind.h"
 #include "core/strbuf.h"
+#include "host/checks.h"
 #include "host/hostinfo.h"
 
 static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
@@ -144,6 +145,9 @@ int perf_kernel_excluded(void)
 static void strerror_no_pmu(const struct event_spec *ev, const struct hostinfo *h,
 			    struct error *err)
 {
+	/* The doctor's cause and remedy (host/checks.c): one source of truth. */
+	if (checks_explain_hw_event(ev->name, err))
+		return;
 	if (h->hypervisor == 1)
 		error_set(err, ERR_RUNTIME,
 			  "'%s' not counted: this host has no hardware PMU "

@@ -45,7 +45,15 @@ int campaign_init(struct campaign *c, const struct campaign_opts *o, const char 
 	memset(c, 0, sizeof(*c));
 	c->o = o;
 	c->sw.fd = -1;
+	/* First, while our heap is small: see run/spawn.h. */
+	if (spawner_start(&c->server, err))
+		return -1;
 	result_init(&c->res, command);
+	if (c->server.forked)
+		result_add_note(&c->res, NOTE_WARNING, "max-rss", "install pmustat-spawner next to "
+				"pmustat (make install does), or set PMUSTAT_SPAWNER",
+				"pmustat-spawner not found: runs are forked from pmustat, so "
+				"max-rss includes about 1 MiB of pmustat's own memory");
 	hostinfo_read(&c->res.host);
 	c->res.seed = o->seed;
 	c->res.repeat = o->repeat;
@@ -70,6 +78,7 @@ void campaign_release(struct campaign *c)
 		csv_close(&c->csv, NULL);
 	if (c->sw.fd >= 0)
 		sigwatch_release(&c->sw);
+	spawner_stop(&c->server);
 	sysfs_model_release(&c->model);
 	result_release(&c->res);
 }
@@ -542,7 +551,7 @@ static int run_slot(struct campaign *c, const struct sched_slot *slot, struct er
 	spec.events = c->events;
 	spec.group = c->group;
 	spec.nevents = c->nevents;
-	rc = measure_run(&spec, &c->sw, &out, err);
+	rc = measure_run(&spec, &c->server, &c->sw, &out, err);
 	free_padded_env(env);
 	if (rc == 0) {
 		run = record_run(c, slot, start, &out);

@@ -16,6 +16,7 @@
 #include "report/table.h"
 #include "run/execpath.h"
 #include "run/sigwatch.h"
+#include "run/spawn.h"
 
 struct campaign_opts {
 	const char *events;	/* -e list, or NULL */
@@ -55,6 +56,7 @@ struct campaign {
 	size_t nevents, events_alloc;
 	struct csv_writer csv;
 	struct sigwatch sw;
+	struct spawner server;		/* forks the measured children */
 	char *failure_stderr;		/* stderr tail of the run that stopped us */
 	struct execpaths xp;		/* equal-length links, if used */
 	char ***run_argv;		/* per variant: argv as exec'd */

@@ -163,7 +163,7 @@ static int after_block(const struct result *r, unsigned blocks, void *data, stru
 		    100 * expm1(worst), co->target_ci);
 	if (blocks < co->min_blocks)
 		return 0;
-	if (co->decide && decided) {
+	if (co->decide && decided && blocks >= COMPARE_CS_MIN_N) {
 		strbuf_addf(why, "decided: every %s confidence sequence left the undecided "
 			    "zone after %u blocks", r->primary, blocks);
 		return 1;

@@ -327,6 +327,25 @@ static int explain_main(int argc, const char **argv)
 	error_clear(&err);
 	if (catalog_host_open(&h, uarch, &err) < 0)
 		return cli_error(&err);
+	if (catalog_preset(&h.cat, argv[next])) {
+		const char *p = catalog_preset(&h.cat, argv[next]);
+
+		if (json) {
+			json_t *o = json_object();
+
+			json_object_set_new(o, "name", json_string(argv[next]));
+			json_object_set_new(o, "kind", json_string("preset"));
+			json_object_set_new(o, "metrics", json_string(p));
+			r = print_json(o);
+		} else {
+			printf("%s: a preset for -m, meaning %s\n'pmustat list%s%s' shows how "
+			       "each resolves\n", argv[next], strcmp(p, "*") ? p : "every metric",
+			       uarch ? " --uarch " : "", uarch ? uarch : "");
+			r = 0;
+		}
+		catalog_host_release(&h);
+		return r;
+	}
 	if (!is_catalog_name(&h.cat, argv[next]) && !strchr(argv[next], ',')) {
 		struct error e2;
 

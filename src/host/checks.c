@@ -334,7 +334,7 @@ int checks_explain_hw_event(const char *event, struct error *err)
 	if (!sysfs_model_load(&c.model, NULL, &ignore) && !checks_core_pmu(&c, m, &ncore)) {
 		detect_hv(&c, m);
 		checks_no_pmu_reason(&c.hv, reason, sizeof(reason));
-		error_set(err, ERR_RUNTIME, "'%s' not counted: this host has no hardware PMU (%s)",
+		error_set(err, ERR_RUNTIME, "'%s' not counted: this host has no hardware PMU: %s",
 			  event, reason);
 		error_hint(err, "%s%ssoftware events, call counters and '--backend sim' still "
 			   "work; see 'pmustat doctor'", c.hv.vpmu ? c.hv.vpmu : "",

@@ -298,6 +298,8 @@ static void check_core_pmu(struct checks *c, const struct cpu_map *m)
 				   "perf_event_open is unusable (see 'kernel')", p->name, p->type);
 		else
 			check_text(&k->summary, "unknown: perf_event_open is unusable (see 'kernel')");
+		check_text(&k->cause, "perf_event_open is unusable here (see 'kernel')");
+		check_text(&k->remedy, "see 'kernel' above");
 		c->hw_status = CHECK_UNAVAILABLE;	/* hw_reason: set by check_syscall */
 		return;
 	}

@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "host/cpu.h"
 #include "host/sysfs.h"
 
 static int read_int_file(const char *path, int dflt)
@@ -84,6 +85,26 @@ static void read_cpuinfo(struct hostinfo *h)
 	fclose(f);
 }
 
+/* PMUSTAT_CPU (host/cpu.h) replaces the identity, so that a result records
+ * the CPU its uarch was chosen for. A malformed value is reported by the
+ * commands that parse it (cpu_identify); here it leaves the real identity. */
+static void apply_cpu_override(struct hostinfo *h)
+{
+	const char *spec = getenv("PMUSTAT_CPU");
+	struct cpu_id id;
+
+	if (!spec || !*spec)
+		return;
+	cpu_id_init(&id);
+	if (cpu_id_parse(spec, &id, NULL))
+		return;
+	snprintf(h->vendor, sizeof(h->vendor), "%s", id.arch == CPU_ARCH_X86 ? id.vendor : "ARM");
+	h->family = id.family;
+	h->model = id.arch == CPU_ARCH_X86 ? id.model : (int)id.part;
+	h->stepping = id.arch == CPU_ARCH_X86 ? id.stepping : (int)id.revision;
+	snprintf(h->model_name, sizeof(h->model_name), "PMUSTAT_CPU=%s", spec);
+}
+
 static int has_core_pmu(void)
 {
 	static const char *const names[] = { "cpu", "cpu_core", "cpu_atom", "armv8_pmuv3",
@@ -112,6 +133,7 @@ void hostinfo_read(struct hostinfo *h)
 		snprintf(h->machine, sizeof(h->machine), "%s", u.machine);
 	}
 	read_cpuinfo(h);
+	apply_cpu_override(h);
 	h->ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	snprintf(path, sizeof(path), "%s/sys/kernel/perf_event_paranoid", procfs_root());
 	h->paranoid = read_int_file(path, -100);

@@ -118,4 +118,17 @@ void plan_events_from_resolution(const struct resolution *r, struct plan_event *
 void plan_capacity_from_catalog(const struct catalog_capacity *cc, int watchdog_on,
 				struct plan_capacity *cap);
 
+struct catalog;
+struct resolve_ctx;
+
+/*
+ * Resolve metrics on cat, plan the chosen events, and append the dry-run
+ * rendering (attrs per group, then one note per fallback or unavailable
+ * metric) to out: what `stat --dry-run -m LIST` prints. ctx may be NULL
+ * (no host checks: any uarch on any host, as attr tests need).
+ */
+int plan_dry_run_metrics(const struct catalog *cat, const char *metrics,
+			 const struct resolve_ctx *ctx, int watchdog_on, int multiplex,
+			 struct strbuf *out, struct error *err);
+
 #endif

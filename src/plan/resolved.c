@@ -4,6 +4,7 @@
  * counters each may use, and which belong to one metric (a unit kept in one
  * group when it fits). Pure.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "catalog/catalog.h"
@@ -43,4 +44,60 @@ void plan_capacity_from_catalog(const struct catalog_capacity *cc, int watchdog_
 	cap->gp = cc->gp;
 	cap->fixed = cc->fixed;
 	cap->watchdog = watchdog_on ? cc->watchdog : 0;
+}
+
+int plan_dry_run_metrics(const struct catalog *cat, const char *metrics,
+			 const struct resolve_ctx *ctx, int watchdog_on, int multiplex,
+			 struct strbuf *out, struct error *err)
+{
+	struct resolution r;
+	struct catalog_capacity cc;
+	struct plan_capacity cap;
+	struct plan_event *pe;
+	struct event_spec *evs;
+	struct plan p;
+	int rc;
+
+	if (catalog_resolve(cat, metrics, ctx, &r, err) < 0)
+		return -1;
+	pe = xcalloc(r.nevents + 1, sizeof(*pe));
+	evs = xcalloc(r.nevents + 1, sizeof(*evs));
+	plan_events_from_resolution(&r, pe);
+	catalog_capacity(cat, &cc);
+	plan_capacity_from_catalog(&cc, watchdog_on, &cap);
+	/* Events of unchosen alternatives are described, never opened. */
+	for (size_t i = 0; i < r.nevents; i++) {
+		evs[i] = r.events[i].spec;
+		if (!r.events[i].chosen)
+			pe[i].core = 0;
+	}
+	rc = plan_build(pe, r.nevents, &cap, multiplex, &p, err);
+	if (!rc) {
+		struct plan q = p;
+		size_t keep = 0;
+
+		/* only chosen events appear among the "every run" ones */
+		q.always = xcalloc(p.nalways + 1, sizeof(size_t));
+		for (size_t k = 0; k < p.nalways; k++)
+			if (r.events[p.always[k]].chosen)
+				q.always[keep++] = p.always[k];
+		q.nalways = keep;
+		strbuf_addf(out, "uarch %s: metrics %s\n", r.uarch, metrics);
+		plan_render_dry_run(&q, evs, NULL, r.nevents, out);
+		for (size_t m = 0; m < r.nmetrics; m++) {
+			const struct resolved_metric *rm = &r.metrics[m];
+
+			for (size_t k = 0; k < rm->nnotes; k++)
+				strbuf_addf(out, "  note: %s\n", rm->notes[k]);
+			if (!rm->available && rm->kind != MK_PROCESS)
+				strbuf_addf(out, "  note: %s: not counted — %s\n", rm->name,
+					    rm->reason ? rm->reason : "unavailable");
+		}
+		free(q.always);
+		plan_release(&p);
+	}
+	free(evs);
+	free(pe);
+	resolution_release(&r);
+	return rc;
 }

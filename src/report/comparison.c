@@ -119,7 +119,7 @@ static void compare_paired(const struct result *r, struct comparison *c, const d
 	c->ci_lo = p.ci_lo;
 	c->ci_hi = p.ci_hi;
 	c->half_log = p.half_log;
-	if (r->decide && n >= 2) {
+	if (r->decide && n >= COMPARE_CS_MIN_N) {
 		/* Always-valid: the interval may be looked at after every block. */
 		double rad = stats_cs_radius(n, p.sd_d, r->cs_rho, COMPARE_ALPHA);
 

@@ -22,7 +22,7 @@ static void read_counters(const struct perf_set *set, struct measure_outcome *ou
 	}
 }
 
-int measure_run(const struct measure_spec *spec, struct sigwatch *sw,
+int measure_run(const struct measure_spec *spec, struct spawner *server, struct sigwatch *sw,
 		struct measure_outcome *out, struct error *err)
 {
 	struct spawn_opts so = { spec->argv, spec->envp, spec->show_output, spec->pin_cpu };
@@ -35,8 +35,10 @@ int measure_run(const struct measure_spec *spec, struct sigwatch *sw,
 	out->readings = xcalloc(n, sizeof(*out->readings));
 	out->read_ok = xcalloc(n, sizeof(int));
 	out->open_errno = xcalloc(n, sizeof(int));
-	if (spawn_start(&sp, &so, sw, err))
+	if (spawn_start(&sp, server, &so, err)) {
+		spawn_release(&sp);
 		return -1;
+	}
 	perf_set_open(&set, spec->events, spec->group, spec->nevents, sp.pid);
 	rc = spawn_run(&sp, sw, spec->timeout_s, &out->sp, err);
 	if (rc == 0) {

@@ -30,7 +30,7 @@ struct measure_outcome {
 
 /* Returns 0 when the run happened (whatever its outcome), -1 if it could not
  * be carried out at all (fork failed, ...). */
-int measure_run(const struct measure_spec *spec, struct sigwatch *sw,
+int measure_run(const struct measure_spec *spec, struct spawner *server, struct sigwatch *sw,
 		struct measure_outcome *out, struct error *err);
 void measure_outcome_release(struct measure_outcome *out);
 

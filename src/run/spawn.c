@@ -1,24 +1,25 @@
 /*
- * fork + go-pipe + exec, and waiting with timeouts through the signalfd.
- * Between fork and exec the child only calls async-signal-safe functions.
+ * The pmustat side of spawning: talk to the spawn server (spawner.c), and
+ * wait for the run's end, a timeout or a stop request with one poll() over
+ * the server socket and the signalfd.
  */
 #include "run/spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdio.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/strbuf.h"
-
-extern char **environ;
+#include "run/spawn_proto.h"
 
 uint64_t clock_now_ns(void)
 {
@@ -28,81 +29,129 @@ uint64_t clock_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static void child_fail(int fd, int e)
+/* pmustat-spawner beside our own binary, or in the installed libexec dir. */
+static char *find_spawner_program(void)
 {
-	ssize_t r = write(fd, &e, sizeof(e));
+	const char *env = getenv("PMUSTAT_SPAWNER");
+	char self[4096], *slash;
+	ssize_t n;
+	struct strbuf sb = STRBUF_INIT;
 
-	(void)r;
+	if (env && *env)
+		return access(env, X_OK) == 0 ? xstrdup(env) : NULL;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return NULL;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	strbuf_addf(&sb, "%s/pmustat-spawner", self);
+	if (access(sb.buf, X_OK) == 0)
+		return strbuf_detach(&sb);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s/../libexec/pmustat/pmustat-spawner", self);
+	if (access(sb.buf, X_OK) == 0)
+		return strbuf_detach(&sb);
+	strbuf_release(&sb);
+	return NULL;
+}
+
+static void exec_spawner(const char *prog, int fd)
+{
+	char arg[16];
+
+	/* The server's end must survive exec; everything else of ours closes
+	 * on exec or is closed here. */
+	if (fcntl(fd, F_SETFD, 0) == 0) {
+		snprintf(arg, sizeof(arg), "%d", fd);
+		execl(prog, "pmustat-spawner", arg, (char *)NULL);
+	}
 	_exit(127);
 }
 
-/* In the child: wait for the go byte, set up stdio, exec. Never returns. */
-static void child_main(const struct spawn_opts *o, const struct sigwatch *sw, int go_rd,
-		       int exec_wr, int stderr_fd)
+int spawner_start(struct spawner *s, struct error *err)
 {
-	char c;
-	ssize_t r;
-	int devnull;
+	char *prog = find_spawner_program();
+	int sv[2];
 
-	setpgid(0, 0);
-	signal(SIGPIPE, SIG_DFL);
-	sigaction(SIGINT, &sw->old_int, NULL);
-	sigaction(SIGTERM, &sw->old_term, NULL);
-	sigprocmask(SIG_SETMASK, &sw->old_mask, NULL);
-	do
-		r = read(go_rd, &c, 1);
-	while (r < 0 && errno == EINTR);
-	if (r != 1)
-		_exit(127);	/* parent gave up on this run */
-	if (o->pin_cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(o->pin_cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set))
-			child_fail(exec_wr, errno);
+	s->pid = 0;
+	s->sock = -1;
+	s->forked = prog == NULL;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return error_set(err, ERR_RUNTIME, "cannot create socket: %s", strerror(errno));
+	s->pid = fork();
+	if (s->pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		free(prog);
+		return error_set(err, ERR_RUNTIME, "cannot fork: %s", strerror(errno));
 	}
-	close(go_rd);
-	devnull = open("/dev/null", O_RDWR);
-	if (devnull < 0)
-		child_fail(exec_wr, errno);
-	dup2(devnull, 0);
-	if (!o->show_output) {
-		dup2(devnull, 1);
-		if (stderr_fd >= 0)
-			dup2(stderr_fd, 2);
+	if (s->pid == 0) {
+		close(sv[0]);
+		if (prog)
+			exec_spawner(prog, sv[1]);
+		spawner_serve(sv[1]);
 	}
-	if (devnull > 2)
-		close(devnull);
-	execvpe(o->argv[0], o->argv, o->envp ? o->envp : environ);
-	child_fail(exec_wr, errno);
+	free(prog);
+	close(sv[1]);
+	s->sock = sv[0];
+	return 0;
 }
 
-int spawn_start(struct spawn *sp, const struct spawn_opts *o, const struct sigwatch *sw,
+void spawner_stop(struct spawner *s)
+{
+	if (s->sock < 0)
+		return;
+	close(s->sock);
+	s->sock = -1;
+	while (s->pid > 0 && waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	s->pid = 0;
+}
+
+static void add_strings(struct strbuf *sb, char *const *v, int *count)
+{
+	*count = 0;
+	for (; v && *v; v++, (*count)++)
+		strbuf_add(sb, *v, strlen(*v) + 1);
+}
+
+static int server_gone(struct error *err)
+{
+	return error_set(err, ERR_RUNTIME, "the spawn server stopped unexpectedly");
+}
+
+int spawn_start(struct spawn *sp, struct spawner *server, const struct spawn_opts *o,
 		struct error *err)
 {
-	int go[2], ex[2];
+	struct spawn_request rq = { SPAWN_MAGIC };
+	struct spawn_started st;
+	struct strbuf payload = STRBUF_INIT;
+	int rc;
 
 	memset(sp, 0, sizeof(*sp));
-	sp->go_fd = sp->exec_fd = sp->stderr_fd = -1;
-	if (pipe2(go, O_CLOEXEC) || pipe2(ex, O_CLOEXEC))
-		return error_set(err, ERR_RUNTIME, "cannot create pipe: %s", strerror(errno));
-	if (!o->show_output)
-		sp->stderr_fd = memfd_create("pmustat-stderr", MFD_CLOEXEC);
-	sp->pid = fork();
-	if (sp->pid < 0) {
-		error_set(err, ERR_RUNTIME, "cannot fork: %s", strerror(errno));
-		close(go[0]); close(go[1]); close(ex[0]); close(ex[1]);
-		return -1;
-	}
-	if (sp->pid == 0)
-		child_main(o, sw, go[0], ex[1], sp->stderr_fd);
-	/* Both sides call setpgid so the group exists whichever runs first. */
-	setpgid(sp->pid, sp->pid);
-	close(go[0]);
-	close(ex[1]);
-	sp->go_fd = go[1];
-	sp->exec_fd = ex[0];
+	sp->server = server;
+	sp->stderr_fd = o->show_output ? -1 : memfd_create("pmustat-stderr", MFD_CLOEXEC);
+	rq.show_output = o->show_output;
+	rq.pin_cpu = o->pin_cpu;
+	add_strings(&payload, o->argv, &rq.nargv);
+	if (o->envp)
+		add_strings(&payload, o->envp, &rq.nenv);
+	else
+		rq.nenv = -1;
+	rq.payload = (uint32_t)payload.len;
+	rq.has_stderr_fd = sp->stderr_fd >= 0;
+	rc = proto_send_fd(server->sock, &rq, sizeof(rq), sp->stderr_fd) ||
+	     proto_write(server->sock, payload.buf, payload.len) ||
+	     proto_read(server->sock, &st, sizeof(st));
+	strbuf_release(&payload);
+	if (rc)
+		return server_gone(err);
+	if (!st.pid)
+		return error_set(err, ERR_RUNTIME, "cannot fork: %s", strerror(st.err));
+	sp->pid = st.pid;
 	return 0;
 }
 
@@ -110,32 +159,6 @@ static void spawn_kill_group(struct spawn *sp)
 {
 	if (kill(-sp->pid, SIGKILL) && errno == ESRCH)
 		kill(sp->pid, SIGKILL);
-}
-
-static int spawn_exec_errno(struct spawn *sp)
-{
-	int e = 0;
-	ssize_t r;
-
-	do
-		r = read(sp->exec_fd, &e, sizeof(e));
-	while (r < 0 && errno == EINTR);
-	return r == (ssize_t)sizeof(e) ? e : 0;
-}
-
-static void spawn_fill_status(struct spawn_result *res, int st)
-{
-	if (res->outcome == SPAWN_TIMEOUT || res->outcome == SPAWN_INTERRUPTED) {
-		res->status = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
-		return;
-	}
-	if (WIFSIGNALED(st)) {
-		res->outcome = SPAWN_SIGNALED;
-		res->status = WTERMSIG(st);
-	} else {
-		res->outcome = SPAWN_EXITED;
-		res->status = WEXITSTATUS(st);
-	}
 }
 
 static int wait_timeout_ms(uint64_t deadline)
@@ -148,58 +171,69 @@ static int wait_timeout_ms(uint64_t deadline)
 	return now >= deadline ? 0 : (int)((deadline - now + 999999) / 1000000);
 }
 
+/* Wait until the server has something to say, killing the child's group
+ * once on timeout or stop request. */
+static void wait_for_end(struct spawn *sp, struct sigwatch *sw, uint64_t deadline,
+			 struct spawn_result *res)
+{
+	int killed = 0;
+
+	for (;;) {
+		struct pollfd p[2] = { { sp->server->sock, POLLIN, 0 }, { sw->fd, POLLIN, 0 } };
+		int r;
+
+		if (!killed && (sw->stop_signal || (deadline && clock_now_ns() >= deadline))) {
+			res->outcome = sw->stop_signal ? SPAWN_INTERRUPTED : SPAWN_TIMEOUT;
+			spawn_kill_group(sp);
+			killed = 1;
+		}
+		r = poll(p, 2, killed ? -1 : wait_timeout_ms(deadline));
+		if (r > 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR)))
+			return;
+		if (r > 0 && (p[1].revents & POLLIN))
+			sigwatch_poll(sw);
+	}
+}
+
+static void fill_outcome(struct spawn_result *res, const struct spawn_finished *fin)
+{
+	int st = fin->wait_status;
+
+	res->wall_ns = fin->wall_ns;
+	res->ru = fin->ru;
+	if (fin->exec_errno) {
+		res->outcome = SPAWN_EXEC_FAILED;
+		res->status = fin->exec_errno;
+	} else if (res->outcome == SPAWN_TIMEOUT || res->outcome == SPAWN_INTERRUPTED) {
+		res->status = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+	} else if (WIFSIGNALED(st)) {
+		res->outcome = SPAWN_SIGNALED;
+		res->status = WTERMSIG(st);
+	} else {
+		res->outcome = SPAWN_EXITED;
+		res->status = WEXITSTATUS(st);
+	}
+}
+
 int spawn_run(struct spawn *sp, struct sigwatch *sw, double timeout_s,
 	      struct spawn_result *res, struct error *err)
 {
+	struct spawn_finished fin;
 	uint64_t deadline = 0;
-	int st = 0, e;
-	pid_t got;
 
 	memset(res, 0, sizeof(*res));
 	res->outcome = SPAWN_EXITED;
-	sp->t_start = clock_now_ns();
 	if (timeout_s > 0)
-		deadline = sp->t_start + (uint64_t)(timeout_s * 1e9);
-	if (write(sp->go_fd, "g", 1) != 1)
-		return error_set(err, ERR_RUNTIME, "cannot release the child: %s", strerror(errno));
-	close(sp->go_fd);
-	sp->go_fd = -1;
-	e = spawn_exec_errno(sp);
-	for (;;) {
-		got = wait4(sp->pid, &st, WNOHANG, &res->ru);
-		if (got == sp->pid)
-			break;
-		if (got < 0 && errno != EINTR)
-			return error_set(err, ERR_RUNTIME, "cannot wait for the child: %s",
-					 strerror(errno));
-		if (sw->stop_signal || (deadline && clock_now_ns() >= deadline)) {
-			res->outcome = sw->stop_signal ? SPAWN_INTERRUPTED : SPAWN_TIMEOUT;
-			spawn_kill_group(sp);
-			while (wait4(sp->pid, &st, 0, &res->ru) < 0 && errno == EINTR)
-				;
-			break;
-		}
-		sigwatch_wait(sw, wait_timeout_ms(deadline));
-	}
-	res->wall_ns = clock_now_ns() - sp->t_start;
+		deadline = clock_now_ns() + (uint64_t)(timeout_s * 1e9);
+	if (proto_write(sp->server->sock, "g", 1))
+		return server_gone(err);
+	sp->released = 1;
+	wait_for_end(sp, sw, deadline, res);
+	if (proto_read(sp->server->sock, &fin, sizeof(fin)))
+		return server_gone(err);
 	sp->pid = 0;
-	if (e) {
-		res->outcome = SPAWN_EXEC_FAILED;
-		res->status = e;
-		return 0;
-	}
-	spawn_fill_status(res, st);
+	fill_outcome(res, &fin);
 	return 0;
-}
-
-void spawn_abort(struct spawn *sp)
-{
-	if (sp->pid > 0) {
-		spawn_kill_group(sp);
-		while (waitpid(sp->pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		sp->pid = 0;
-	}
 }
 
 char *spawn_stderr_tail(const struct spawn *sp, size_t max)
@@ -227,12 +261,19 @@ char *spawn_stderr_tail(const struct spawn *sp, size_t max)
 
 void spawn_release(struct spawn *sp)
 {
-	spawn_abort(sp);
-	if (sp->go_fd >= 0)
-		close(sp->go_fd);
-	if (sp->exec_fd >= 0)
-		close(sp->exec_fd);
+	struct spawn_finished fin;
+
+	if (sp->pid > 0) {
+		/* Started, never finished: the server waits for go or for the
+		 * child; kill it, release it, and drain the report. */
+		spawn_kill_group(sp);
+		if (!sp->released && proto_write(sp->server->sock, "g", 1) == 0)
+			sp->released = 1;
+		if (sp->released)
+			proto_read(sp->server->sock, &fin, sizeof(fin));
+		sp->pid = 0;
+	}
 	if (sp->stderr_fd >= 0)
 		close(sp->stderr_fd);
-	sp->go_fd = sp->exec_fd = sp->stderr_fd = -1;
+	sp->stderr_fd = -1;
 }

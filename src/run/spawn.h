@@ -1,10 +1,16 @@
 /*
- * Spawning one measured run. The child is forked into its own process group
- * and blocks on a go-pipe, so the counters can be opened on it before it
- * execs; a second pipe (close-on-exec) carries errno back when exec fails, so
- * "cannot run 'prog'" is told apart from "prog failed". The child's stdout
- * goes to /dev/null and its stderr to a memory file (kept for error reports)
- * unless output is shown; its stdin is /dev/null.
+ * Spawning one measured run. Children are not forked by pmustat itself but
+ * by a small spawn server, forked once when a campaign starts, while
+ * pmustat's heap is still tiny. Why: a forked child's peak RSS (what wait4
+ * reports as ru_maxrss) starts from the anonymous memory it inherits, so
+ * children of a pmustat that has accumulated results would report pmustat's
+ * size, not the program's, for small programs.
+ *
+ * The child is put in its own process group and blocks on a go-pipe, so the
+ * counters can be opened on it before it execs; a close-on-exec pipe carries
+ * errno back when exec fails, so "cannot run 'prog'" is told apart from
+ * "prog failed". Its stdout goes to /dev/null and its stderr to a memory file
+ * (kept for error reports) unless output is shown; its stdin is /dev/null.
  */
 #ifndef PMU_RUN_SPAWN_H
 #define PMU_RUN_SPAWN_H
@@ -16,19 +22,37 @@
 #include "core/error.h"
 #include "run/sigwatch.h"
 
+/* The spawn server: one per campaign. */
+struct spawner {
+	pid_t pid;
+	int sock;		/* stream socket to the server, -1 when stopped */
+	int forked;		/* 1 = no pmustat-spawner found: a fork of pmustat
+				 * serves, and children inherit its memory */
+};
+
+/*
+ * Start the server: exec the small pmustat-spawner program found next to
+ * the pmustat binary (or in ../libexec/pmustat/, or $PMUSTAT_SPAWNER); if
+ * there is none, fork pmustat itself and set forked (the caller says so in
+ * a note: max-rss is then inflated for small programs). Call before
+ * sigwatch_init: the server keeps the signal state it started with and gives
+ * it to the children.
+ */
+int spawner_start(struct spawner *s, struct error *err);
+void spawner_stop(struct spawner *s);
+
 struct spawn_opts {
 	char *const *argv;	/* argv[0] is looked up in PATH */
-	char *const *envp;	/* NULL: inherit the environment */
+	char *const *envp;	/* NULL: the environment pmustat had when the server started */
 	int show_output;	/* let the child's stdout/stderr through */
 	int pin_cpu;		/* sched_setaffinity to this CPU before exec; -1 = no */
 };
 
 struct spawn {
-	pid_t pid;
-	int go_fd;		/* write end of the go-pipe, -1 once used */
-	int exec_fd;		/* read end of the exec-error pipe */
+	struct spawner *server;
+	pid_t pid;		/* the child, 0 once reaped */
 	int stderr_fd;		/* memfd holding the child's stderr, or -1 */
-	uint64_t t_start;	/* CLOCK_MONOTONIC ns at release */
+	int released;		/* go sent */
 };
 
 enum spawn_outcome {
@@ -42,30 +66,27 @@ enum spawn_outcome {
 struct spawn_result {
 	enum spawn_outcome outcome;
 	int status;
-	uint64_t wall_ns;
+	uint64_t wall_ns;	/* from release to reaping, timed by the server */
 	struct rusage ru;
 };
 
-/* Fork the child (blocked before exec). The child gets back the signal mask
- * and dispositions that sw replaced. */
-int spawn_start(struct spawn *sp, const struct spawn_opts *o, const struct sigwatch *sw,
+/* Have the server fork the child (blocked before exec); sp->pid is its pid. */
+int spawn_start(struct spawn *sp, struct spawner *server, const struct spawn_opts *o,
 		struct error *err);
 
 /*
  * Release the child and wait for it: until it exits, timeout_s passes
  * (0 = none), or sw records a stop request. On timeout or stop the child's
  * process group is killed. Fills res; returns 0, or -1 only if waiting itself
- * failed.
+ * failed (the server died).
  */
 int spawn_run(struct spawn *sp, struct sigwatch *sw, double timeout_s,
 	      struct spawn_result *res, struct error *err);
 
-/* Kill and reap a child that was started but will not be run. */
-void spawn_abort(struct spawn *sp);
-
 /* The last max bytes the child wrote to stderr (caller frees), or NULL. */
 char *spawn_stderr_tail(const struct spawn *sp, size_t max);
 
+/* Kill a child that was started but not run, and release everything. */
 void spawn_release(struct spawn *sp);
 
 /* CLOCK_MONOTONIC in ns. */

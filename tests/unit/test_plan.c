@@ -217,6 +217,37 @@ static void test_unschedulable(void **state)
 	}
 }
 
+/* Golden attr test (like perf's tests/shell/attr): Sapphire Rapids, default. */
+static void test_dry_run_golden(void **state)
+{
+	struct catalog cat;
+	struct strbuf sb = STRBUF_INIT;
+	struct error err;
+
+	(void)state;
+	error_clear(&err);
+	assert_int_equal(catalog_load(&cat, "sapphirerapids", &err), 0);
+	assert_int_equal(plan_dry_run_metrics(&cat, "default", NULL, 0, 0, &sb, &err), 0);
+	assert_non_null(strstr(sb.buf, "uarch sapphirerapids: metrics default\n"
+				       "counter plan: 1 group of at most 8 general-purpose + 4 fixed counters\n"
+				       "  group 0 (2 general-purpose, 2 fixed):\n"));
+	assert_non_null(strstr(sb.buf, "leader cpu_clk_unhalted.thread_p\n"
+				       "           pmu cpu  type 4  config 0x3c  config1 0  config2 0"));
+	assert_non_null(strstr(sb.buf, "member inst_retired.any_p\n           pmu cpu  type 4  config 0xc0"));
+	assert_non_null(strstr(sb.buf, "member br_misp_retired.all_branches\n           pmu cpu  type 4  config 0xc5"));
+	assert_non_null(strstr(sb.buf, "alone  context-switches\n           pmu software  type 1  config 0x3"));
+	strbuf_release(&sb);
+	/* Zen 4 memory preset: the llc-misses fallback is a note. */
+	catalog_release(&cat);
+	assert_int_equal(catalog_load(&cat, "zen4", &err), 0);
+	assert_int_equal(plan_dry_run_metrics(&cat, "memory", NULL, 1, 0, &sb, &err), 0);
+	assert_non_null(strstr(sb.buf, "note: llc-misses: counted as demand data-cache fills"));
+	assert_non_null(strstr(sb.buf, "note: the NMI watchdog holds a general-purpose counter"));
+	assert_null(strstr(sb.buf, "l3_lookup_state.l3_miss\n"));	/* described, never opened */
+	strbuf_release(&sb);
+	catalog_release(&cat);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_intel_fixed_and_restrictions),
 		cmocka_unit_test(test_run_leaders_and_dry_run),
 		cmocka_unit_test(test_unschedulable),
+		cmocka_unit_test(test_dry_run_golden),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,4 +24,5 @@ $(BUILD)/loopn: tests/tools/known/loopn.c workloads/known-counts/build.mk
 # `make unit` builds only the test binaries: these tests run the programs
 # above (and the preload shim), so they depend on them.
 $(BUILD)/tests/test_callcount: $(KNOWN_BINS) $(BUILD)/libpmustat-count.so
+$(BUILD)/tests/test_elf: $(BUILD)/allocn $(BUILD)/allocn-static
 $(BUILD)/tests/test_sim: $(BUILD)/loopn

@@ -20,8 +20,6 @@
 #include "assign.h"
 #include "heap.h"
 
-#define LC_STORAGE_NAME "csr"
-
 struct lc_list {
 	struct term *ptr;
 	size_t cap;

@@ -102,8 +102,6 @@ static inline void storage_fini(void)
 
 #ifdef LC_POOL
 
-#define LC_STORAGE_NAME "pool"
-
 enum { LC_POOL_MAX = 32 };
 
 struct lc_pool {
@@ -152,8 +150,6 @@ static inline void lc_pool_give(struct lc_pool *p, lc_t *lc)
 }
 
 #else
-
-#define LC_STORAGE_NAME "vec"
 
 struct lc_pool {
 	int unused;

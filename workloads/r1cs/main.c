@@ -21,7 +21,7 @@
 #include "synth.h"
 
 /* About 2 s of vec/upstream synthesis on one modern x86-64 core at -O2. */
-enum { DEFAULT_LABELS = 8, DEFAULT_BLOCKS = 20 };
+enum { DEFAULT_LABELS = 4, DEFAULT_BLOCKS = 20 };
 
 static const struct storage {
 	const char *name;
@@ -37,7 +37,7 @@ static const struct option_help {
 } options[] = {
 	{ "--storage", "S", "LC storage: vec, pool, sv1, sv2, sv4, csr (default vec)" },
 	{ "--style", "S", "gadget style: upstream, inplace (default upstream)" },
-	{ "--labels", "L", "labels in the partition (default 8)" },
+	{ "--labels", "L", "labels in the partition (default 4: about 2.1M rows)" },
 	{ "--blocks", "B", "SHA-256 compressions per label (default 20)" },
 	{ "--circuit", "C", "partition or sha256-block (default partition)" },
 	{ "--witness-only", NULL, "skip enforce bodies: compute the witness only" },
@@ -93,12 +93,14 @@ static int parse_value(struct cli *c, const char *flag, const char *val)
 	unsigned long n;
 
 	if (!strcmp(flag, "--storage")) {
+		const struct storage *found = NULL;
 		for (size_t i = 0; i < sizeof(storages) / sizeof(storages[0]); i++)
 			if (!strcmp(val, storages[i].name))
-				c->storage = &storages[i];
-		if (!c->storage || strcmp(c->storage->name, val))
+				found = &storages[i];
+		if (!found)
 			return usage_error("unknown storage", val,
 					   "use --storage vec, pool, sv1, sv2, sv4 or csr");
+		c->storage = found;
 	} else if (!strcmp(flag, "--style")) {
 		if (!strcmp(val, "upstream"))
 			c->o.style = STYLE_UPSTREAM;

@@ -1,0 +1,11 @@
+# pmustat-spawner (lib/spawner/main.c + src/run/spawner.c): the spawn server
+# program pmustat execs next to itself. Built without $(SAN) and linked with
+# libc only, on purpose: its memory is what measured children inherit.
+SPAWNER := $(BUILD)/pmustat-spawner
+
+EXTRA_BINS += $(SPAWNER)
+
+$(SPAWNER): lib/spawner/main.c src/run/spawner.c src/run/spawn_proto.h lib/spawner/build.mk
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE -g -O2 -Wall -Wextra -Werror -Isrc -o $@ \
+		lib/spawner/main.c src/run/spawner.c

@@ -1,0 +1,383 @@
+/*
+ * Unit tests for host/elf. References are independent of the code under
+ * test wherever possible: the dynamic loader of this very process (dlsym
+ * and dladdr give the address it bound a name to, so the symbol's value and
+ * its default-version choice can be checked), the bytes at the address it
+ * mapped (to check the vaddr -> file offset mapping), and ldd (for the list
+ * of loaded objects). Damaged files (truncated, bytes flipped) must be
+ * refused or read safely, never crash.
+ */
+#include <dlfcn.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/rng.h"
+#include "core/strbuf.h"
+#include "host/elf.h"
+
+static char build_dir[4096];
+
+static char *tool(const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s/%s", build_dir, name);
+	return strbuf_detach(&sb);
+}
+
+/* The path this process's loader mapped libc from. */
+static char *libc_path(void **fn_malloc)
+{
+	void *h = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+	Dl_info info;
+	char *p;
+
+	assert_non_null(h);
+	*fn_malloc = dlsym(h, "malloc");
+	assert_non_null(*fn_malloc);
+	assert_true(dladdr(*fn_malloc, &info) != 0);
+	p = xstrdup(info.dli_fname);
+	dlclose(h);
+	return p;
+}
+
+static void open_ok(struct elf_file *f, const char *path)
+{
+	struct error err;
+
+	if (elf_open(f, path, &err))
+		fail_msg("%s: %s", path, err.msg);
+}
+
+static void test_open_errors(void **state)
+{
+	struct elf_file f;
+	struct error err;
+	char path[] = "/tmp/pmustat-elf-XXXXXX";
+	unsigned char hdr[64] = { 0x7f, 'E', 'L', 'F', ELFCLASS32, ELFDATA2LSB, 1 };
+	int fd = mkstemp(path);
+	struct strbuf want = STRBUF_INIT;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(elf_open(&f, "/nonexistent/prog", &err), -1);
+	assert_string_equal(err.msg, "cannot read '/nonexistent/prog': No such file or directory");
+	assert_int_equal(write(fd, "#!/bin/sh\necho hi\n", 18), 18);
+	assert_int_equal(elf_open(&f, path, &err), -1);
+	strbuf_addf(&want, "'%s' is not an ELF file", path);
+	assert_string_equal(err.msg, want.buf);
+	assert_int_equal(ftruncate(fd, 0), 0);
+	assert_int_equal(pwrite(fd, hdr, sizeof(hdr), 0), (ssize_t)sizeof(hdr));
+	assert_int_equal(elf_open(&f, path, &err), -1);
+	strbuf_reset(&want);
+	strbuf_addf(&want, "'%s' is a 32-bit ELF file", path);
+	assert_string_equal(err.msg, want.buf);
+	assert_non_null(strstr(err.hint, "64-bit"));
+	assert_int_equal(elf_open(&f, "/tmp", &err), -1);
+	assert_string_equal(err.msg, "'/tmp' is not an ELF file");
+	close(fd);
+	unlink(path);
+	strbuf_release(&want);
+}
+
+static void test_interp(void **state)
+{
+	struct elf_file f;
+	char *dyn = tool("allocn"), *stat = tool("allocn-static");
+
+	(void)state;
+	open_ok(&f, dyn);
+	assert_non_null(elf_interp(&f));
+	assert_int_equal(access(elf_interp(&f), X_OK), 0);
+	elf_close(&f);
+	open_ok(&f, stat);
+	assert_null(elf_interp(&f));
+	elf_close(&f);
+	free(dyn);
+	free(stat);
+}
+
+/*
+ * malloc in libc: the value found is where this process's loader put it
+ * (relative to libc's load base), and the bytes at the file offset are the
+ * bytes the loader mapped there.
+ */
+static void test_symbol_libc(void **state)
+{
+	void *fn;
+	char *path = libc_path(&fn);
+	struct elf_file f;
+	struct elf_sym sym;
+	Dl_info info;
+	uint64_t off;
+	FILE *fp;
+	unsigned char bytes[32];
+
+	(void)state;
+	open_ok(&f, path);
+	assert_int_equal(elf_find_symbol(&f, "malloc", ELF_DYNSYM, &sym), ELF_SYM_FOUND);
+	assert_int_equal(sym.type, STT_FUNC);
+	assert_int_equal(sym.table, ELF_DYNSYM);
+	assert_true(dladdr(fn, &info) != 0);
+	assert_int_equal(sym.value, (uintptr_t)fn - (uintptr_t)info.dli_fbase);
+	assert_int_equal(elf_vaddr_to_offset(&f, sym.value, &off), 0);
+	fp = fopen(path, "rb");
+	assert_non_null(fp);
+	assert_int_equal(fseek(fp, (long)off, SEEK_SET), 0);
+	assert_int_equal(fread(bytes, 1, sizeof(bytes), fp), sizeof(bytes));
+	fclose(fp);
+	assert_memory_equal(bytes, fn, sizeof(bytes));
+	/* Not in any loaded segment. */
+	assert_int_equal(elf_vaddr_to_offset(&f, UINT64_MAX - 16, &off), -1);
+	/* An object, not a function; and a name nobody defines. */
+	assert_int_equal(elf_find_symbol(&f, "environ", ELF_DYNSYM, &sym), ELF_SYM_FOUND);
+	assert_int_equal(sym.type, STT_OBJECT);
+	assert_int_equal(elf_find_symbol(&f, "no_such_function_xyz", ELF_DYNSYM | ELF_SYMTAB,
+					 &sym), ELF_SYM_NONE);
+	elf_close(&f);
+	free(path);
+}
+
+/*
+ * posix_spawn has two versions in glibc at different addresses
+ * (posix_spawn@GLIBC_2.2.5 and the default posix_spawn@@GLIBC_2.15): the
+ * lookup must pick the one dlsym binds, the default.
+ */
+static void test_symbol_default_version(void **state)
+{
+	void *fn, *h = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD), *spawn;
+	char *path = libc_path(&fn);
+	struct elf_file f;
+	struct elf_sym sym;
+	Dl_info info;
+
+	(void)state;
+	assert_non_null(h);
+	spawn = dlsym(h, "posix_spawn");
+	assert_non_null(spawn);
+	assert_true(dladdr(spawn, &info) != 0);
+	open_ok(&f, path);
+	assert_int_equal(elf_find_symbol(&f, "posix_spawn", ELF_DYNSYM, &sym), ELF_SYM_FOUND);
+	assert_int_equal(sym.value, (uintptr_t)spawn - (uintptr_t)info.dli_fbase);
+	elf_close(&f);
+	dlclose(h);
+	free(path);
+}
+
+/* Imports are not definitions; a static binary defines malloc in .symtab. */
+static void test_symbol_tables(void **state)
+{
+	char *dyn = tool("allocn"), *stat = tool("allocn-static");
+	struct elf_file f;
+	struct elf_sym sym;
+
+	(void)state;
+	open_ok(&f, dyn);
+	assert_int_equal(elf_find_symbol(&f, "malloc", ELF_DYNSYM | ELF_SYMTAB, &sym), ELF_SYM_NONE);
+	assert_int_equal(elf_find_symbol(&f, "main", ELF_DYNSYM, &sym), ELF_SYM_NONE);
+	assert_int_equal(elf_find_symbol(&f, "main", ELF_SYMTAB, &sym), ELF_SYM_FOUND);
+	assert_int_equal(sym.table, ELF_SYMTAB);
+	assert_int_equal(sym.bind, STB_GLOBAL);
+	/* A file-local function of allocn. */
+	assert_int_equal(elf_find_symbol(&f, "has_mode", ELF_SYMTAB, &sym), ELF_SYM_FOUND);
+	assert_int_equal(sym.bind, STB_LOCAL);
+	elf_close(&f);
+	open_ok(&f, stat);
+	assert_int_equal(elf_find_symbol(&f, "malloc", ELF_DYNSYM | ELF_SYMTAB, &sym),
+			 ELF_SYM_FOUND);
+	assert_int_equal(sym.type, STT_FUNC);
+	assert_int_equal(sym.table, ELF_SYMTAB);
+	elf_close(&f);
+	free(dyn);
+	free(stat);
+}
+
+static void test_function_names(void **state)
+{
+	void *fn;
+	char *path = libc_path(&fn);
+	struct elf_file f;
+	const char **names;
+	size_t n, found = 0;
+
+	(void)state;
+	open_ok(&f, path);
+	n = elf_function_names(&f, &names);
+	assert_true(n > 1000);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			assert_true(strcmp(names[i - 1], names[i]) < 0);	/* sorted, unique */
+		found += !strcmp(names[i], "malloc") || !strcmp(names[i], "free");
+		assert_true(strcmp(names[i], "environ") != 0);
+	}
+	assert_int_equal(found, 2);
+	free(names);
+	elf_close(&f);
+	free(path);
+}
+
+/* The loader's list against ldd's (the vDSO has no file and is left out). */
+static void test_loaded_objects_vs_ldd(void **state)
+{
+	char *prog = tool("allocn"), **paths, line[4096];
+	struct strbuf cmd = STRBUF_INIT, ldd = STRBUF_INIT, ours = STRBUF_INIT;
+	struct elf_file f;
+	struct error err;
+	FILE *p;
+
+	(void)state;
+	open_ok(&f, prog);
+	if (elf_loaded_objects(&f, NULL, &paths, &err))
+		fail_msg("%s", err.msg);
+	assert_string_equal(paths[0], prog);
+	for (size_t i = 1; paths[i]; i++)
+		strbuf_addf(&ours, "%s\n", paths[i]);
+	strbuf_addf(&cmd, "ldd %s", prog);
+	p = popen(cmd.buf, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p)) {
+		char *s = strstr(line, "=> "), *paren;
+
+		s = s ? s + 3 : line + strspn(line, " \t");
+		paren = strstr(s, " (0x");
+		if (*s != '/' || !paren)
+			continue;
+		strbuf_addf(&ldd, "%.*s\n", (int)(paren - s), s);
+	}
+	assert_int_equal(pclose(p), 0);
+	assert_string_equal(ours.buf, ldd.buf);
+	print_message("loaded by allocn:\n%s", ours.buf);
+	elf_paths_free(paths);
+	elf_close(&f);
+	strbuf_release(&cmd);
+	strbuf_release(&ldd);
+	strbuf_release(&ours);
+	free(prog);
+}
+
+static void test_parse_loader_list(void **state)
+{
+	static const char text[] =
+		"\tlinux-vdso.so.1 (0x00007ffc2a5f2000)\n"
+		"\tlibm.so.6 => /lib/x86_64-linux-gnu/libm.so.6 (0x00007f0b1c5e0000)\n"
+		"\tlibweird.so => /opt/with space/libweird.so (0x00007f0b1c000000)\n"
+		"\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x00007f0b1c3ff000)\n"
+		"\t/lib64/ld-linux-x86-64.so.2 (0x00007f0b1c6e1000)\n";
+	char **paths;
+	struct error err;
+
+	(void)state;
+	assert_int_equal(elf_parse_loader_list(text, "./prog", &paths, &err), 0);
+	assert_string_equal(paths[0], "./prog");
+	assert_string_equal(paths[1], "/lib/x86_64-linux-gnu/libm.so.6");
+	assert_string_equal(paths[2], "/opt/with space/libweird.so");
+	assert_string_equal(paths[3], "/lib/x86_64-linux-gnu/libc.so.6");
+	assert_string_equal(paths[4], "/lib64/ld-linux-x86-64.so.2");
+	assert_null(paths[5]);
+	elf_paths_free(paths);
+
+	assert_int_equal(elf_parse_loader_list("\tlibfoo.so.1 => not found\n", "./prog", &paths,
+					       &err), -1);
+	assert_string_equal(err.msg, "'./prog' needs 'libfoo.so.1', which the dynamic loader "
+				     "cannot find");
+	assert_string_equal(err.hint, "run 'ldd ./prog', and set LD_LIBRARY_PATH if needed");
+	assert_null(paths);
+	assert_int_equal(elf_parse_loader_list("", NULL, &paths, &err), 0);
+	assert_null(paths[0]);
+	elf_paths_free(paths);
+}
+
+/* Every operation on a damaged copy either fails cleanly or stays in bounds. */
+static void exercise(const char *path)
+{
+	struct elf_file f;
+	struct elf_sym sym;
+	struct error err;
+	const char **names;
+	uint64_t off;
+
+	if (elf_open(&f, path, &err))
+		return;
+	(void)elf_interp(&f);
+	(void)elf_find_symbol(&f, "main", ELF_DYNSYM | ELF_SYMTAB, &sym);
+	(void)elf_find_symbol(&f, "malloc", ELF_DYNSYM | ELF_SYMTAB, &sym);
+	(void)elf_vaddr_to_offset(&f, 0x1000, &off);
+	(void)elf_function_names(&f, &names);
+	free(names);
+	elf_close(&f);
+}
+
+static void test_damaged_files(void **state)
+{
+	char *prog = tool("allocn");
+	char path[] = "/tmp/pmustat-elf-XXXXXX";
+	struct strbuf data = STRBUF_INIT;
+	struct rng r;
+	FILE *fp = fopen(prog, "rb");
+	char buf[65536];
+	size_t got;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_non_null(fp);
+	assert_true(fd >= 0);
+	while ((got = fread(buf, 1, sizeof(buf), fp)) > 0)
+		strbuf_add(&data, buf, got);
+	fclose(fp);
+	for (size_t len = 0; len < data.len; len += len < 4096 ? 61 : 997) {
+		assert_int_equal(ftruncate(fd, 0), 0);
+		assert_int_equal(pwrite(fd, data.buf, len, 0), (ssize_t)len);
+		exercise(path);
+	}
+	rng_init(&r, 42);
+	for (int round = 0; round < 300; round++) {
+		struct strbuf bad = STRBUF_INIT;
+
+		strbuf_add(&bad, data.buf, data.len);
+		/* Flip bytes in the headers and tables, where damage matters. */
+		for (int k = 0; k < 8; k++) {
+			size_t at = (size_t)(rng_next(&r) % (round % 2 ? 256 : data.len));
+
+			bad.buf[at] = (char)rng_next(&r);
+		}
+		assert_int_equal(ftruncate(fd, 0), 0);
+		assert_int_equal(pwrite(fd, bad.buf, bad.len, 0), (ssize_t)bad.len);
+		exercise(path);
+		strbuf_release(&bad);
+	}
+	close(fd);
+	unlink(path);
+	strbuf_release(&data);
+	free(prog);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_open_errors),
+		cmocka_unit_test(test_interp),
+		cmocka_unit_test(test_symbol_libc),
+		cmocka_unit_test(test_symbol_default_version),
+		cmocka_unit_test(test_symbol_tables),
+		cmocka_unit_test(test_function_names),
+		cmocka_unit_test(test_loaded_objects_vs_ldd),
+		cmocka_unit_test(test_parse_loader_list),
+		cmocka_unit_test(test_damaged_files),
+	};
+	ssize_t n = readlink("/proc/self/exe", build_dir, sizeof(build_dir) - 1);
+
+	if (n <= 0)
+		return 1;
+	build_dir[n] = '\0';
+	for (int i = 0; i < 2; i++)	/* build/tests/test_elf -> build */
+		*strrchr(build_dir, '/') = '\0';
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
