@@ -12,3 +12,10 @@ $(COUNT_LIB): lib/count/count.c src/backend/callcount_abi.h lib/count/build.mk
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_GNU_SOURCE -g -O2 -Wall -Wextra -Werror -Isrc -fPIC -shared \
 		-fvisibility=hidden -fno-builtin -o $@ lib/count/count.c -ldl
+
+# Installed where callcount_shim_path() looks: <bindir>/../lib/pmustat/.
+.PHONY: install-count
+install: install-count
+install-count: $(COUNT_LIB)
+	install -d $(DESTDIR)$(PREFIX)/lib/pmustat
+	install -m 644 $(COUNT_LIB) $(DESTDIR)$(PREFIX)/lib/pmustat/libpmustat-count.so

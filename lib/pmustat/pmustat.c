@@ -1,7 +1,7 @@
 /*
  * libpmustat's markers (include/pmustat.h). The process decides once, at
  * load time, whether it measures: under `pmustat stat/compare` (the tool set
- * PMUSTAT_REGION_FD and PMUSTAT_REGION_ATTRS) or standalone (PMUSTAT_EVENTS),
+ * PMUSTAT_REGION_FD or _PATH, and PMUSTAT_REGION_ATTRS) or standalone (PMUSTAT_EVENTS),
  * else every marker returns after one load and compare.
  *
  * When measuring, each thread opens its own counters on its first marker
@@ -62,7 +62,9 @@ static struct {
 	pthread_mutex_t lock;
 	pthread_key_t key;
 	int tool;			/* 1: under pmustat, report to out_fd */
-	int out_fd;			/* tool mode: our private dup of PMUSTAT_REGION_FD */
+	int out_fd;			/* tool mode: our private report descriptor */
+	dev_t out_dev;			/* ... and what it must still be at exit */
+	ino_t out_ino;
 	char *out_path;			/* standalone: PMUSTAT_OUTPUT, or NULL for stderr */
 	char config_error[160];		/* tool mode: the hand-off was malformed */
 	int forked;			/* this process is a fork of the one that loaded us */
@@ -188,14 +190,8 @@ static uint64_t *slot_in(uint64_t **chunks, int id)
 static struct tstate *me(void)
 {
 	struct tstate *t = t_self;
-	int saved;
 
-	if (UNLIKELY(!t)) {
-		saved = errno;
-		t = thread_start();
-		errno = saved;
-	}
-	return t;
+	return UNLIKELY(!t) ? thread_start() : t;
 }
 
 /* This thread's slot for region id, or NULL. */
@@ -208,10 +204,7 @@ static uint64_t *my_slot(int id)
 
 static int read_now(struct pm_reading *r)
 {
-	int saved = errno, fails = pmustat__counters_read(&t_self->cs, r);
-
-	errno = saved;
-	return fails;
+	return pmustat__counters_read(&t_self->cs, r);
 }
 
 static void enter(int id)
@@ -455,20 +448,45 @@ static int open_output(char *path, size_t len)
 	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 }
 
+/* Tool mode: our descriptor, if it is still the report file (a program may
+ * close every descriptor and reuse the number), else the path reopened. */
+static int tool_fd(void)
+{
+	const char *path = getenv(PMUSTAT_ENV_PATH);
+	struct stat st;
+	int fd;
+
+	if (fstat(g.out_fd, &st) == 0 && st.st_dev == g.out_dev && st.st_ino == g.out_ino)
+		return g.out_fd;
+	fd = path && *path ? open(path, O_WRONLY | O_APPEND | O_CLOEXEC) : -1;
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == g.out_dev && st.st_ino == g.out_ino)
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	fprintf(stderr, "libpmustat: the program closed the region report descriptor; the "
+		"report is lost\n");
+	return -1;
+}
+
 static void emit(const struct pm_buf *b)
 {
 	char path[4096] = "";
-	int fd = g.tool ? g.out_fd : g.out_path ? open_output(path, sizeof(path)) : STDERR_FILENO;
+	int fd;
 
+	if (g.tool)
+		fd = tool_fd();
+	else
+		fd = g.out_path ? open_output(path, sizeof(path)) : STDERR_FILENO;
 	if (fd < 0) {
-		fprintf(stderr, "libpmustat: cannot write '%s': %s; the region report is lost\n",
-			path, strerror(errno));
+		if (!g.tool)
+			fprintf(stderr, "libpmustat: cannot write '%s': %s; the region report is "
+				"lost\n", path, strerror(errno));
 		return;
 	}
 	if (b->oom || write_all(fd, b->p, b->len))
 		fprintf(stderr, "libpmustat: cannot write the region report: %s\n",
 			b->oom ? "out of memory" : strerror(errno));
-	if (!g.tool && g.out_path)
+	if ((g.tool && fd != g.out_fd) || (!g.tool && g.out_path))
 		close(fd);
 }
 
@@ -530,18 +548,60 @@ static void fork_child(void)
 
 /* ---- set-up ---- */
 
-static int init_tool(const char *fd_s)
+/* A private duplicate (close-on-exec, numbered high, out of the way of a
+ * program that reuses low numbers) of fd, remembered by inode; -1 if none. */
+static int keep_fd(int fd)
+{
+	struct stat st;
+	int dup = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 64) : -1;
+
+	if (dup >= 0 && fstat(dup, &st) == 0) {
+		g.out_dev = st.st_dev;
+		g.out_ino = st.st_ino;
+		return dup;
+	}
+	if (dup >= 0)
+		close(dup);
+	return -1;
+}
+
+/* PMUSTAT_REGION_FD=N[:INO] if it is inherited (and is that inode), else
+ * PMUSTAT_REGION_PATH opened for appending. */
+static int open_tool_report(const char *fd_s, const char *path)
+{
+	struct stat st;
+	char *end = NULL;
+	long fd = fd_s ? strtol(fd_s, &end, 10) : -1;
+	unsigned long long ino = 0;
+	int ok = fd_s && end != fd_s && fd >= 0 && fd <= 0x7fffffff;
+
+	if (ok && *end == ':')
+		ino = strtoull(end + 1, &end, 10);
+	ok = ok && !*end && fstat((int)fd, &st) == 0 && (!ino || st.st_ino == ino);
+	if (ok && (g.out_fd = keep_fd((int)fd)) >= 0)
+		return 0;
+	if (path && *path) {
+		int pfd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+
+		g.out_fd = keep_fd(pfd);
+		if (pfd >= 0)
+			close(pfd);
+		if (g.out_fd >= 0)
+			return 0;
+	}
+	fprintf(stderr, "libpmustat: cannot open the region report (%s=%s, %s=%s): %s; regions "
+		"are not measured\n", PMUSTAT_ENV_FD, fd_s ? fd_s : "", PMUSTAT_ENV_PATH,
+		path ? path : "", path && *path ? strerror(errno) : "not inherited");
+	return -1;
+}
+
+static int init_tool(const char *fd_s, const char *path)
 {
 	const char *attrs = getenv(PMUSTAT_ENV_ATTRS);
-	char *end;
-	long fd = strtol(fd_s, &end, 10);
 
 	g.tool = 1;
-	if (*end || fd < 0 || (g.out_fd = fcntl((int)fd, F_DUPFD_CLOEXEC, 64)) < 0) {
-		fprintf(stderr, "libpmustat: %s=%s is not an open file descriptor; regions are "
-			"not measured\n", PMUSTAT_ENV_FD, fd_s);
+	if (open_tool_report(fd_s, path))
 		return -1;
-	}
 	if (pmustat__parse_attrs(attrs ? attrs : "", &g.ev, g.config_error,
 				 sizeof(g.config_error))) {
 		atexit(report_at_exit);	/* tell the tool why */
@@ -567,11 +627,12 @@ static int init_standalone(const char *events)
 
 static void init(void)
 {
-	const char *fd_s = getenv(PMUSTAT_ENV_FD), *events = getenv(PMUSTAT_ENV_EVENTS);
+	const char *fd_s = getenv(PMUSTAT_ENV_FD), *path = getenv(PMUSTAT_ENV_PATH);
+	const char *events = getenv(PMUSTAT_ENV_EVENTS);
 	int saved = errno, rc;
 
-	if (fd_s && *fd_s)
-		rc = init_tool(fd_s);
+	if ((fd_s && *fd_s) || (path && *path))
+		rc = init_tool(fd_s && *fd_s ? fd_s : NULL, path);
 	else if (events && *events)
 		rc = init_standalone(events);
 	else
@@ -589,52 +650,67 @@ static void init(void)
 
 /* ---- the API ---- */
 
+/* On the measuring path errno is saved and restored around everything:
+ * the markers promise not to change it. */
+
 void pmustat_region_begin(const char *name)
 {
-	int id;
-
 	struct tstate *t;
+	int id, saved;
 
-	if (state() != ST_ON || !name || !(t = me()))
+	if (state() != ST_ON || !name)
 		return;
-	id = cached_id(t, name);
-	if (id >= 0)
+	saved = errno;
+	if ((t = me()) && (id = cached_id(t, name)) >= 0)
 		enter(id);
+	errno = saved;
 }
 
 void pmustat_region_end(const char *name)
 {
-	int id;
-
 	struct tstate *t;
+	int id, saved;
 
-	if (state() != ST_ON || !name || !(t = me()))
+	if (state() != ST_ON || !name)
 		return;
-	id = cached_id(t, name);
-	if (id >= 0)
+	saved = errno;
+	if ((t = me()) && (id = cached_id(t, name)) >= 0)
 		leave(id);
+	errno = saved;
 }
 
 pmustat_region_t pmustat_region(const char *name)
 {
-	int id;
+	int id, saved;
 
 	if (state() != ST_ON || !name)
 		return NULL;
+	saved = errno;
 	id = region_id(name);
+	errno = saved;
 	return id >= 0 ? &g.handles[id] : NULL;
 }
 
 void pmustat_region_enter(pmustat_region_t r)
 {
-	if (r && LOAD(&g.state) == ST_ON)
-		enter(r->id);
+	int saved;
+
+	if (!r || LOAD(&g.state) != ST_ON)
+		return;
+	saved = errno;
+	enter(r->id);
+	errno = saved;
 }
 
 void pmustat_region_exit(pmustat_region_t r)
 {
-	if (r && LOAD(&g.state) == ST_ON)
-		leave(r->id);
+	int saved;
+
+	if (!r || LOAD(&g.state) != ST_ON)
+		return;
+	saved = errno;
+	leave(r->id);
+	errno = saved;
 }
 
 int pmustat_active(void)

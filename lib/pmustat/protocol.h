@@ -5,8 +5,13 @@
  * lib/pmustat/), so the two can never disagree. Macros only, no code.
  *
  * Tool mode (set by `pmustat stat/compare` through regions_prepare):
- *   PMUSTAT_REGION_FD=N         an inherited, writable fd; each process that
- *                               used the markers appends one report line to it
+ *   PMUSTAT_REGION_FD=N[:INO]   an inherited, writable fd (used only if its
+ *                               inode is INO, when given)
+ *   PMUSTAT_REGION_PATH=P       else the report file to open for appending
+ *                               (the tool gives /proc/PID/fd/N of its memfd:
+ *                               children are forked by a spawn server and do
+ *                               not inherit the tool's descriptors)
+ *   Each process that used the markers appends one report line.
  *   PMUSTAT_REGION_ATTRS=I,I..  the run's events, already encoded, one item each:
  *       TYPE:CONFIG[:CONFIG1[:CONFIG2[:FLAGS[:LEADER]]]]
  *   numbers in C syntax (0x.. or decimal); FLAGS is a PMUSTAT_XF_* mask;
@@ -23,6 +28,7 @@
 #define PMUSTAT_LIB_PROTOCOL_H
 
 #define PMUSTAT_ENV_FD		"PMUSTAT_REGION_FD"
+#define PMUSTAT_ENV_PATH	"PMUSTAT_REGION_PATH"
 #define PMUSTAT_ENV_ATTRS	"PMUSTAT_REGION_ATTRS"
 #define PMUSTAT_ENV_EVENTS	"PMUSTAT_EVENTS"
 #define PMUSTAT_ENV_OUTPUT	"PMUSTAT_OUTPUT"

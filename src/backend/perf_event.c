@@ -56,6 +56,8 @@ size_t perf_set_open(struct perf_set *s, const struct event_spec *evs, const siz
 
 		s->c[i].ev = &evs[i];
 		s->c[i].fd = -1;
+		if (lead == (size_t)-1)
+			continue;	/* not in this run's group */
 		if (lead != i) {
 			group_fd = s->c[lead].fd;
 			if (group_fd < 0) {

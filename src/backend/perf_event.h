@@ -35,7 +35,8 @@ struct perf_set {
 
 /*
  * Open evs[i] for process pid (group[i] = index of its group leader in evs,
- * or i for a leader; group may be NULL: every event alone). Counters start
+ * i for a leader, or (size_t)-1 to leave it closed in this run; group may be
+ * NULL: every event alone). Counters start
  * disabled and are enabled by the kernel when pid execs. Returns the number
  * of counters opened; failures are kept per counter in open_errno.
  */

@@ -1,6 +1,7 @@
 /*
  * Region markers, the tool's side (see regions.h). The child learns the
- * events from the environment and reports through an inherited memory file,
+ * events from the environment and reports into our memory file, inherited
+ * or opened through /proc (children come from the spawn server),
  * so nothing here runs while the child does: no thread, no socket, no
  * temporary file to clean up after an interrupt. The report format belongs
  * to lib/pmustat (it writes JSON without a JSON library); this side parses it
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../lib/pmustat/protocol.h"
@@ -49,6 +51,7 @@ int regions_prepare(struct regions_handoff *h, const struct event_spec *evs, con
 		    size_t n, struct error *err)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
 	char item[128];
 
 	memset(h, 0, sizeof(*h));
@@ -58,26 +61,30 @@ int regions_prepare(struct regions_handoff *h, const struct event_spec *evs, con
 			  PMUSTAT_MAX_EVENTS, n);
 		return error_hint(err, "name fewer events with -e/-m");
 	}
-	/* Not close-on-exec: the child must inherit it. */
+	/* Not close-on-exec: a child forked by us inherits it. One forked by
+	 * the spawn server does not, and opens it by its /proc path. */
 	h->fd = memfd_create("pmustat-regions", 0);
-	if (h->fd < 0)
+	if (h->fd < 0 || fstat(h->fd, &st))
 		return error_set(err, ERR_RUNTIME, "cannot create the region report file: %s",
 				 strerror(errno));
 	h->nevents = n;
-	strbuf_addf(&sb, "%s=%d", PMUSTAT_ENV_FD, h->fd);
+	strbuf_addf(&sb, "%s=%d:%llu", PMUSTAT_ENV_FD, h->fd, (unsigned long long)st.st_ino);
 	h->vars[0] = strbuf_detach(&sb);
+	strbuf_addf(&sb, "%s=/proc/%ld/fd/%d", PMUSTAT_ENV_PATH, (long)getpid(), h->fd);
+	h->vars[1] = strbuf_detach(&sb);
 	strbuf_addf(&sb, "%s=", PMUSTAT_ENV_ATTRS);
 	for (size_t i = 0; i < n; i++) {
 		regions_encode_attr(&evs[i].attr, group ? leader_of(group, i) : i, item, sizeof(item));
 		strbuf_addf(&sb, "%s%s", i ? "," : "", item);
 	}
-	h->vars[1] = strbuf_detach(&sb);
+	h->vars[2] = strbuf_detach(&sb);
 	return 0;
 }
 
 static int is_ours(const char *var)
 {
-	static const char *const names[] = { PMUSTAT_ENV_FD "=", PMUSTAT_ENV_ATTRS "=" };
+	static const char *const names[] = { PMUSTAT_ENV_FD "=", PMUSTAT_ENV_PATH "=",
+					     PMUSTAT_ENV_ATTRS "=" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strncmp(var, names[i], strlen(names[i])))
@@ -94,7 +101,7 @@ char **regions_env(const struct regions_handoff *h, char *const *base)
 		base = environ;
 	while (base[n])
 		n++;
-	env = xcalloc(n + 3, sizeof(char *));
+	env = xcalloc(n + 4, sizeof(char *));
 	for (size_t i = 0; i < n; i++)
 		if (!is_ours(base[i]))
 			env[o++] = base[i];
@@ -112,8 +119,8 @@ void regions_release(struct regions_handoff *h)
 {
 	if (h->fd >= 0)
 		close(h->fd);
-	free(h->vars[0]);
-	free(h->vars[1]);
+	for (size_t i = 0; h->vars[i]; i++)
+		free(h->vars[i]);
 	memset(h, 0, sizeof(*h));
 	h->fd = -1;
 }

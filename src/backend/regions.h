@@ -7,9 +7,12 @@
  * The hand-off (lib/pmustat/protocol.h): regions_prepare encodes the planned
  * events (already parsed, so any syntax pmustat accepts works inside
  * regions) into PMUSTAT_REGION_ATTRS, and creates a memory file that the
- * child inherits as PMUSTAT_REGION_FD. Each process of the run that used
- * markers appends one JSON line to it at exit; regions_collect merges the
- * lines by region name. A program that does not use libpmustat writes
+ * child opens as PMUSTAT_REGION_PATH=/proc/<pmustat>/fd/N (the spawn server
+ * forks children, so they do not inherit pmustat's descriptors; a directly
+ * forked child would use PMUSTAT_REGION_FD=N:INODE). Each process of the
+ * run that used markers appends one JSON line to it at exit;
+ * regions_collect merges the lines by region name. pmustat must stay alive
+ * until the run ends (it does: it waits for it). A program that does not use libpmustat writes
  * nothing: collect then reports zero regions, and that is not an error.
  *
  * Per run, in this order:
@@ -34,7 +37,8 @@
 
 struct regions_handoff {
 	int fd;			/* memfd the child writes to (inherited), -1 if none */
-	char *vars[3];		/* "PMUSTAT_REGION_FD=N", "PMUSTAT_REGION_ATTRS=...", NULL */
+	char *vars[4];		/* "PMUSTAT_REGION_FD=N:INO", "PMUSTAT_REGION_PATH=/proc/..",
+				 * "PMUSTAT_REGION_ATTRS=...", NULL */
 	size_t nevents;
 };
 

@@ -18,24 +18,10 @@
 #include "cli/cli.h"
 #include "core/strbuf.h"
 #include "core/suggest.h"
-#include "plan/groups.h"
 #include "report/json.h"
 #include "run/execpath.h"
 #include "run/measure.h"
 #include "run/schedule.h"
-
-/* Process metrics: always measured, they cost nothing extra (wait4 + clock). */
-static const struct { const char *name, *unit; enum metric_source src; } process_metrics[] = {
-	{ "wall-time", "ns", MSRC_CLOCK },
-	{ "user-time", "ns", MSRC_RUSAGE },
-	{ "sys-time", "ns", MSRC_RUSAGE },
-	{ "max-rss", "KiB", MSRC_RUSAGE },
-};
-#define NPROCESS (sizeof(process_metrics) / sizeof(process_metrics[0]))
-
-static const char default_events[] =
-	"task-clock,page-faults,context-switches,cpu-migrations,"
-	"cycles,instructions,branches,branch-misses";
 
 extern char **environ;
 
@@ -65,10 +51,19 @@ int campaign_init(struct campaign *c, const struct campaign_opts *o, const char 
 void campaign_release(struct campaign *c)
 {
 	for (size_t i = 0; i < c->nevents; i++)
-		event_spec_release(&c->events[i]);
+		if (c->owned[i])
+			event_spec_release(&c->events[i]);
 	free(c->events);
 	free(c->event_metric);
-	free(c->group);
+	free(c->owned);
+	free(c->pev);
+	free(c->leaders);
+	if (c->have_plan)
+		plan_release(&c->plan);
+	if (c->have_resol)
+		resolution_release(&c->resol);
+	if (c->have_cat)
+		catalog_host_release(&c->cat);
 	free(c->failure_stderr);
 	for (size_t v = 0; c->run_argv && v < c->res.nvariants; v++)
 		free(c->run_argv[v]);
@@ -86,177 +81,6 @@ void campaign_release(struct campaign *c)
 void campaign_add_variant(struct campaign *c, const char *name, char *const *argv)
 {
 	result_add_variant(&c->res, name, argv);
-}
-
-/* -m names this version resolves itself: presets and the process metrics;
- * anything else must be a kernel generic or software event name. */
-static int metric_to_events(const char *metrics, struct strbuf *events, struct error *err)
-{
-	char **items;
-	int n = event_list_split(metrics, &items, err);
-
-	if (n < 0)
-		return -1;
-	for (int i = 0; i < n; i++) {
-		const char *m = items[i];
-		int is_process = 0;
-
-		for (size_t k = 0; k < NPROCESS; k++)
-			is_process |= !strcmp(m, process_metrics[k].name);
-		if (is_process)
-			continue;
-		if (events->len)
-			strbuf_addch(events, ',');
-		strbuf_adds(events, !strcmp(m, "default") ? default_events : m);
-	}
-	event_list_free(items);
-	return 0;
-}
-
-static void plan_process_metrics(struct campaign *c)
-{
-	for (size_t k = 0; k < NPROCESS; k++)
-		result_add_metric(&c->res, process_metrics[k].name, process_metrics[k].unit,
-				  process_metrics[k].src);
-}
-
-/* The kernel's clocks count nanoseconds; keep them in ns (scale 1) so they
- * share the auto-scaled time display of wall-time, rather than perf's fixed
- * msec. Other events keep their sysfs scale and unit. */
-static int is_clock_event(const struct event_spec *ev)
-{
-	return ev->attr.type == PERF_TYPE_SOFTWARE &&
-	       (ev->attr.config == PERF_COUNT_SW_TASK_CLOCK ||
-		ev->attr.config == PERF_COUNT_SW_CPU_CLOCK);
-}
-
-static struct result_metric *add_event_metric(struct campaign *c, const struct event_spec *ev)
-{
-	int clock = is_clock_event(ev);
-	struct result_metric *m = result_add_metric(&c->res, ev->name, clock ? "ns" : ev->unit,
-						    MSRC_PERF);
-
-	m->pmu = xstrdup(ev->pmu);
-	m->type = ev->attr.type;
-	m->config = ev->attr.config;
-	m->config1 = ev->attr.config1;
-	m->config2 = ev->attr.config2;
-	m->scale = !clock && ev->scale > 0 ? ev->scale : 1.0;
-	return m;
-}
-
-/* Keep a counted event; the spec's ownership moves into the campaign. */
-static void keep_event(struct campaign *c, struct event_spec *ev, size_t metric)
-{
-	ALLOC_GROW(c->events, c->nevents + 1, c->events_alloc);
-	c->event_metric = xrealloc(c->event_metric, c->events_alloc * sizeof(size_t));
-	c->events[c->nevents] = *ev;
-	c->event_metric[c->nevents++] = metric;
-}
-
-/* "'cycles' not counted: no PMU" -> "no PMU": the metric's name is shown
- * next to its reason anyway. */
-static const char *reason_of(const char *msg)
-{
-	const char *p = strstr(msg, " not counted: ");
-
-	return p ? p + strlen(" not counted: ") : msg;
-}
-
-/* One note per distinct reason, naming every metric it applies to, so four
- * hardware events missing for one cause read as one line, not four. */
-static void note_unavailable(struct campaign *c)
-{
-	size_t n = c->res.nmetrics;
-	char *done = xcalloc(n ? n : 1, 1);
-
-	for (size_t i = 0; i < n; i++) {
-		const struct result_metric *m = &c->res.metrics[i];
-		struct strbuf names = STRBUF_INIT;
-
-		if (m->available || done[i])
-			continue;
-		for (size_t j = i; j < n; j++) {
-			const struct result_metric *o = &c->res.metrics[j];
-
-			if (o->available || done[j] || strcmp(o->reason, m->reason))
-				continue;
-			done[j] = 1;
-			strbuf_addf(&names, "%s%s", names.len ? ", " : "", o->name);
-		}
-		result_add_note(&c->res, NOTE_NOTE, m->name, m->hint, "%s: not counted — %s",
-				names.buf, m->reason);
-		strbuf_release(&names);
-	}
-	free(done);
-}
-
-static int plan_one_event(struct campaign *c, const char *s, int exclude_kernel,
-			  struct error *err)
-{
-	struct event_spec ev;
-	struct result_metric *m;
-	struct error why;
-
-	if (event_parse(&c->model, s, &ev, err))
-		return -1;
-	if (result_metric_index(&c->res, ev.name) >= 0) {
-		error_set(err, ERR_USAGE, "event '%s' is listed twice", ev.name);
-		event_spec_release(&ev);
-		return error_hint(err, "list each event once in -e/-m");
-	}
-	if (exclude_kernel) {
-		ev.attr.exclude_kernel = 1;
-		ev.attr.exclude_hv = 1;
-	}
-	m = add_event_metric(c, &ev);
-	error_clear(&why);
-	if (perf_probe(&ev, &c->res.host, &why)) {
-		m->available = 0;
-		m->reason = xstrdup(reason_of(why.msg));
-		m->hint = why.hint[0] ? xstrdup(why.hint) : NULL;
-		event_spec_release(&ev);
-		return 0;
-	}
-	keep_event(c, &ev, c->res.nmetrics - 1);
-	return 0;
-}
-
-int campaign_plan(struct campaign *c, struct error *err)
-{
-	struct strbuf list = STRBUF_INIT;
-	char **items = NULL;
-	int n, exclude_kernel = perf_kernel_excluded(), rc = -1;
-
-	plan_process_metrics(c);
-	if (c->o->events)
-		strbuf_adds(&list, c->o->events);
-	if (c->o->metrics && metric_to_events(c->o->metrics, &list, err))
-		goto out;
-	if (!c->o->events && !c->o->metrics)
-		strbuf_adds(&list, default_events);
-	n = list.len ? event_list_split(list.buf, &items, err) : 0;
-	if (n < 0)
-		goto out;
-	for (int i = 0; i < n; i++)
-		if (plan_one_event(c, items[i], exclude_kernel, err))
-			goto out;
-	c->group = xcalloc(c->nevents ? c->nevents : 1, sizeof(size_t));
-	plan_groups(c->events, c->nevents, c->group);
-	for (size_t i = 0; i < c->nevents; i++)
-		c->res.metrics[c->event_metric[i]].group = (int)c->group[i];
-	c->res.kernel_excluded = exclude_kernel;
-	if (exclude_kernel && c->nevents)
-		result_add_note(&c->res, NOTE_NOTE, NULL,
-				"run as root, or 'sysctl kernel.perf_event_paranoid=1'",
-				"counters count user space only: kernel.perf_event_paranoid=%d "
-				"forbids kernel counting for this user", c->res.host.paranoid);
-	note_unavailable(c);
-	rc = 0;
-out:
-	event_list_free(items);
-	strbuf_release(&list);
-	return rc;
 }
 
 /* Fail before running anything when an output cannot be written: finding out
@@ -429,6 +253,7 @@ static struct result_run *record_run(struct campaign *c, const struct sched_slot
 		v->enabled = out->readings[i].enabled;
 		v->running = out->readings[i].running;
 	}
+	campaign_compute_formulas(c, run);
 	return run;
 }
 
@@ -548,8 +373,9 @@ static int run_slot(struct campaign *c, const struct sched_slot *slot, struct er
 	spec.show_output = c->o->show_output;
 	spec.pin_cpu = c->o->pin_cpu;
 	spec.timeout_s = c->o->timeout_s;
+	plan_run_leaders(&c->plan, slot->group, c->nevents, c->leaders);
 	spec.events = c->events;
-	spec.group = c->group;
+	spec.group = c->leaders;
 	spec.nevents = c->nevents;
 	rc = measure_run(&spec, &c->server, &c->sw, &out, err);
 	free_padded_env(env);
@@ -635,8 +461,8 @@ int campaign_run(struct campaign *c, struct error *err)
 
 	if (sigwatch_init(&c->sw, err))
 		return -1;
-	schedule_init(&sched, c->o->seed, nvar, 1, c->o->warmup, c->o->env_pad_max,
-		      c->o->shuffle);
+	schedule_init(&sched, c->o->seed, nvar, (int)(c->plan.ngroups ? c->plan.ngroups : 1),
+		      c->o->warmup, c->o->env_pad_max, c->o->shuffle);
 	for (unsigned b = 0; b < nblocks && !rc && !stop; b++) {
 		schedule_block(&sched, (int)b, slots);
 		for (int i = 0; i < nvar && !rc; i++) {
@@ -684,7 +510,21 @@ int campaign_finish(struct campaign *c, struct error *err)
 
 int campaign_prepare(struct campaign *c, struct error *err)
 {
-	return campaign_plan(c, err) || campaign_check(c, err) ? -1 : 0;
+	if (campaign_plan(c, err))
+		return -1;
+	return c->o->dry_run ? 0 : campaign_check(c, err);
+}
+
+static int print_dry_run(const struct campaign *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct table_opts to = { 0 };
+
+	campaign_dry_run(c, &sb);
+	report_notes(&c->res, NULL, 0, &to, &sb);
+	fputs(sb.buf, stdout);
+	strbuf_release(&sb);
+	return PMU_EXIT_OK;
 }
 
 /* Shown on a stopped campaign so the failing run's own words are not lost. */
@@ -721,6 +561,8 @@ int campaign_conclude(struct campaign *c, campaign_renderer render)
 	struct error err, err2;
 	int rc;
 
+	if (c->o->dry_run)
+		return print_dry_run(c);
 	error_clear(&err);
 	error_clear(&err2);
 	rc = campaign_run(c, &err);

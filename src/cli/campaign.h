@@ -9,6 +9,8 @@
 #define PMU_CLI_CAMPAIGN_H
 
 #include "catalog/event.h"
+#include "catalog/select.h"
+#include "plan/groups.h"
 #include "core/strbuf.h"
 #include "host/sysfs.h"
 #include "report/csv.h"
@@ -21,6 +23,8 @@
 struct campaign_opts {
 	const char *events;	/* -e list, or NULL */
 	const char *metrics;	/* -m list, or NULL */
+	const char *uarch;	/* --uarch, or NULL (PMUSTAT_UARCH, else the host's) */
+	int dry_run;		/* plan and print the counters' attrs, run nothing */
 	unsigned repeat;	/* measured blocks */
 	unsigned warmup;	/* warm-up blocks */
 	double timeout_s;
@@ -50,10 +54,17 @@ struct campaign {
 	const struct campaign_opts *o;
 	struct result res;
 	struct sysfs_model model;
-	struct event_spec *events;	/* perf events counted each run */
+	struct event_spec *events;	/* perf events counted (by group, see plan) */
 	size_t *event_metric;		/* result metric index of each event */
-	size_t *group;			/* group leader index of each event */
+	char *owned;			/* per event: 1 = spec owned (from -e), 0 = the
+					 * resolution's */
+	struct plan_event *pev;		/* per event: what the planner needs */
 	size_t nevents, events_alloc;
+	struct plan plan;		/* groups; group of a run = block mod G */
+	size_t *leaders;		/* scratch: leader per event for one run */
+	struct catalog_host cat;	/* catalogue for the host or --uarch */
+	struct resolution resol;	/* the metrics asked for, resolved */
+	int have_cat, have_resol, have_plan;
 	struct csv_writer csv;
 	struct sigwatch sw;
 	struct spawner server;		/* forks the measured children */
@@ -69,8 +80,15 @@ void campaign_release(struct campaign *c);
 /* Add a variant to run (argv is copied). */
 void campaign_add_variant(struct campaign *c, const char *name, char *const *argv);
 
-/* Build the metric list and the counters, probe them, note what is unavailable. */
+/* Build the metric list and the counters, probe them, note what is
+ * unavailable, and group the counters (campaign_plan.c). */
 int campaign_plan(struct campaign *c, struct error *err);
+
+/* Fill the formula metrics of a run from its event values. */
+void campaign_compute_formulas(const struct campaign *c, struct result_run *run);
+
+/* What --dry-run prints: every counter's perf_event_attr, per group. */
+int campaign_dry_run(const struct campaign *c, struct strbuf *out);
 
 /* Check the programs can be run and the outputs written, before any run. */
 int campaign_check(struct campaign *c, struct error *err);
@@ -86,7 +104,8 @@ int campaign_run(struct campaign *c, struct error *err);
 /* Write the final outputs (JSON); CSV rows are already written. */
 int campaign_finish(struct campaign *c, struct error *err);
 
-/* campaign_plan + campaign_check. */
+/* campaign_plan + campaign_check (no check on a dry run: the program need
+ * not exist here). */
 int campaign_prepare(struct campaign *c, struct error *err);
 
 typedef void (*campaign_renderer)(const struct result *r, const struct table_opts *o,

@@ -287,6 +287,8 @@ int cmd_compare(int argc, const char **argv)
 		{ OPT_LIST, 0, "fail-on-regression", &co.fail_on, "list", "exit 3 if one of these metrics is SLOWER in a variant" },
 		{ OPT_STRING, 'o', "output", &o->json_path, "file", "write the result as JSON ('-' = stdout)" },
 		{ OPT_STRING, 0, "csv", &o->csv_path, "file", "write every run's raw values as CSV" },
+		{ OPT_STRING, 0, "uarch", &o->uarch, "name", "microarchitecture to resolve metrics for (default: this host's)" },
+		{ OPT_BOOL, 0, "dry-run", &o->dry_run, NULL, "print the counters' perf_event_attr per group, run nothing" },
 		{ OPT_BOOL, 'q', "quiet", &o->quiet, NULL, "no table" },
 		{ OPT_BOOL, 'h', "help", &help, NULL, "show this help" },
 		{ OPT_END },

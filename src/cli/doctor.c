@@ -81,16 +81,37 @@ static void machine_rows(const struct checks *c, struct texttable *t)
 			      "disabled, then closed)");
 }
 
+/* Length of name without a trailing "_<digits>" (uncore_cha_12 -> 10). */
+static size_t family_len(const char *name)
+{
+	size_t n = strlen(name), d = n;
+
+	while (d && name[d - 1] >= '0' && name[d - 1] <= '9')
+		d--;
+	return d < n && d && name[d - 1] == '_' ? d : n;
+}
+
+/* One line for all PMUs; numbered instances (uncore_cha_0 .. _59 on a big
+ * server) collapse into "uncore_cha_*(x60, system-wide)". */
 static void pmu_row(const struct checks *c, struct texttable *t)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t r = texttable_row(t);
 
-	for (size_t i = 0; i < c->model.npmus; i++) {
+	for (size_t i = 0, j; i < c->model.npmus; i = j) {
 		const struct sysfs_pmu *p = &c->model.pmus[i];
+		size_t fl = family_len(p->name);
 
-		strbuf_addf(&sb, "%s%s(%d%s)", i ? " " : "", p->name, p->type,
-			    p->cpumask ? ", system-wide" : "");
+		for (j = i + 1; fl < strlen(p->name) && j < c->model.npmus; j++)
+			if (family_len(c->model.pmus[j].name) != fl ||
+			    strncmp(c->model.pmus[j].name, p->name, fl))
+				break;
+		if (j - i > 1)
+			strbuf_addf(&sb, "%s%.*s*(x%zu%s)", i ? " " : "", (int)fl, p->name, j - i,
+				    p->cpumask ? ", system-wide" : "");
+		else
+			strbuf_addf(&sb, "%s%s(%d%s)", i ? " " : "", p->name, p->type,
+				    p->cpumask ? ", system-wide" : "");
 	}
 	texttable_set(t, r, 0, "PMUs");
 	texttable_set(t, r, 1, "%s", sb.len ? sb.buf : "none");
@@ -222,10 +243,13 @@ static json_t *uarch_json(const struct cpu_uarch *u)
 			 "warning", str_or_null(u->warning), "hybrid", u->hybrid);
 }
 
-static json_t *pmu_json(const struct sysfs_pmu *p, const struct cpu_map *m)
+static json_t *pmu_json(const struct checks *c, const struct sysfs_pmu *p,
+		       const struct cpu_map *m)
 {
-	json_t *formats = json_object(), *caps = json_object();
+	static const char *const attrs[] = { "rdpmc", "perf_event_mux_interval_ms", "cpus" };
+	json_t *formats = json_object(), *caps = json_object(), *o;
 	struct strbuf sb = STRBUF_INIT;
+	char v[256];
 
 	for (size_t i = 0; i < p->nformats; i++) {
 		strbuf_reset(&sb);
@@ -242,11 +266,16 @@ static json_t *pmu_json(const struct sysfs_pmu *p, const struct cpu_map *m)
 		}
 	}
 	strbuf_release(&sb);
-	return json_pack("{s:s s:i s:b s:s s:o s:o s:i s:o}", "name", p->name, "type", p->type,
-			 "core", m && cpu_map_is_core_pmu(m, p->name),
-			 "scope", p->cpumask ? "system-wide" : "per-process",
-			 "cpumask", str_or_null(p->cpumask), "formats", formats,
-			 "events", (int)p->naliases, "caps", caps);
+	o = json_pack("{s:s s:i s:b s:s s:o s:o s:i s:o}", "name", p->name, "type", p->type,
+		      "core", m && cpu_map_is_core_pmu(m, p->name),
+		      "scope", p->cpumask ? "system-wide" : "per-process",
+		      "cpumask", str_or_null(p->cpumask), "formats", formats,
+		      "events", (int)p->naliases, "caps", caps);
+	for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
+		json_object_set_new(o, attrs[i], checks_pmu_attr(c, p->name, attrs[i], v,
+								 sizeof(v)) ? json_null() :
+						 json_string(v));
+	return o;
 }
 
 static json_t *check_json(const struct check *k)
@@ -274,7 +303,7 @@ static json_t *render_json(const struct checks *c, const struct cpu_map *m)
 	json_t *pmus = json_array(), *checks = json_array(), *warnings = json_array();
 
 	for (size_t i = 0; i < c->model.npmus; i++)
-		json_array_append_new(pmus, pmu_json(&c->model.pmus[i], m));
+		json_array_append_new(pmus, pmu_json(c, &c->model.pmus[i], m));
 	for (size_t i = 0; i < c->n; i++)
 		json_array_append_new(checks, check_json(&c->v[i]));
 	if (c->uarch.warning[0])

@@ -49,6 +49,8 @@ int cmd_stat(int argc, const char **argv)
 		{ OPT_STRING, 0, "csv", &o.csv_path, "file", "write every run's raw values as CSV" },
 		{ OPT_UINT, 0, "pin", &pin, "cpu", "run the command on this CPU only" },
 		{ OPT_UINT, 0, "seed", &seed, "n", "random seed (recorded in the result)" },
+		{ OPT_STRING, 0, "uarch", &o.uarch, "name", "microarchitecture to resolve metrics for (default: this host's)" },
+		{ OPT_BOOL, 0, "dry-run", &o.dry_run, NULL, "print the counters' perf_event_attr per group, run nothing" },
 		{ OPT_BOOL, 'q', "quiet", &o.quiet, NULL, "no table" },
 		{ OPT_BOOL, 'h', "help", &help, NULL, "show this help" },
 		{ OPT_END },

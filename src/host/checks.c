@@ -91,6 +91,16 @@ int checks_probe(struct perf_event_attr *attr, int pid, int cpu)
 	return 0;
 }
 
+int checks_pmu_attr(const struct checks *c, const char *pmu, const char *attr, char *buf,
+		    size_t len)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/%s", c->sysfs_root, pmu,
+		 attr);
+	return checks_read_str(path, buf, len);
+}
+
 const struct check *checks_find(const struct checks *c, const char *id)
 {
 	for (size_t i = 0; i < c->n; i++)

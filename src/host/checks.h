@@ -85,6 +85,14 @@ void checks_release(struct checks *c);
 const char *check_status_name(enum check_status s);	/* "ok", "limited", "unavailable" */
 const char *check_tried_name(enum check_tried t);	/* "tried", "not tried", "recorded" */
 
+/*
+ * A PMU's extra sysfs attribute that the sysfs model does not keep ("rdpmc",
+ * "perf_event_mux_interval_ms", "cpus" of a hybrid PMU), trimmed, into buf;
+ * 0 if present, -1 (buf = "") if not.
+ */
+int checks_pmu_attr(const struct checks *c, const char *pmu, const char *attr, char *buf,
+		    size_t len);
+
 /* "hardware counters: unavailable — ...; available: ..." (no newline). */
 void checks_verdict(const struct checks *c, char *buf, size_t len);
 

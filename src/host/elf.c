@@ -86,13 +86,15 @@ static int check_headers(struct elf_file *f, struct error *err)
 	uint64_t shnum = eh->e_shnum;
 
 	f->eh = eh;
-	if (eh->e_phnum && (eh->e_phentsize != sizeof(Elf64_Phdr) ||
+	/* Headers are read in place, so they must be aligned as well as in bounds. */
+	if (eh->e_phnum && (eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff % 8 ||
 			    !range_ok(f, eh->e_phoff, (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr))))
 		return error_set(err, ERR_RUNTIME, "'%s' has corrupt program headers", f->path);
 	f->ph = eh->e_phnum ? (const Elf64_Phdr *)(f->map + eh->e_phoff) : NULL;
 	if (!eh->e_shoff)
 		return 0;
-	if (eh->e_shentsize != sizeof(Elf64_Shdr) || !range_ok(f, eh->e_shoff, sizeof(Elf64_Shdr)))
+	if (eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff % 8 ||
+	    !range_ok(f, eh->e_shoff, sizeof(Elf64_Shdr)))
 		return error_set(err, ERR_RUNTIME, "'%s' has corrupt section headers", f->path);
 	f->sh = (const Elf64_Shdr *)(f->map + eh->e_shoff);
 	if (!shnum)	/* extended numbering: the count is in section 0 */

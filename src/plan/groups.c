@@ -293,6 +293,8 @@ static void attr_line(struct strbuf *out, const struct event_spec *e, const char
 {
 	const struct perf_event_attr *a = &e->attr;
 
+	if (!label)
+		label = e->name;
 	strbuf_addf(out, "    %-6s %s", role, label);
 	if (strcmp(label, e->name))
 		strbuf_addf(out, " = %s", e->name);

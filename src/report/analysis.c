@@ -10,6 +10,10 @@
 
 #include "core/strbuf.h"
 
+/* Below this many runs "far from the median" says little: with 3 runs of
+ * tick-granular times one run is always "far". */
+#define OUTLIER_WARN_MIN_N 5
+
 static void add_warning(struct analysis *a, const char *metric, const char *hint,
 			const char *text)
 {
@@ -68,7 +72,8 @@ static void warn_for(struct analysis *a, const struct result *r, struct metric_s
 	}
 	/* With MAD 0 (most runs identical, typical of small counts) any
 	 * difference is "infinitely" far: not worth a warning. */
-	if (ms->s.outlier_warning && isfinite(ms->s.max_modified_z)) {
+	if (ms->s.outlier_warning && isfinite(ms->s.max_modified_z) &&
+	    ms->s.n >= OUTLIER_WARN_MIN_N) {
 		strbuf_addf(&sb, "a run lies %.1f robust deviations (MAD) from the median; "
 			    "%zu mild and %zu extreme outliers kept", ms->s.max_modified_z,
 			    ms->s.outliers_mild, ms->s.outliers_extreme);

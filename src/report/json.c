@@ -57,6 +57,11 @@ static json_t *metric_json(const struct result_metric *m)
 		json_object_set_new(o, "config2", json_integer((json_int_t)m->config2));
 		json_object_set_new(o, "group", json_integer(m->group));
 	}
+	if (m->formula)
+		json_object_set_new(o, "formula", json_string(m->formula));
+	if (m->proxy)
+		json_object_set_new(o, "proxy", json_string(m->proxy));
+	json_object_set_new(o, "hidden", json_boolean(m->hidden));
 	if (m->reason)
 		json_object_set_new(o, "reason", json_string(m->reason));
 	if (m->hint)

@@ -69,7 +69,7 @@ void result_release(struct result *r)
 		struct result_metric *m = &r->metrics[i];
 
 		free(m->name); free(m->unit); free(m->backend); free(m->pmu);
-		free(m->reason); free(m->hint);
+		free(m->reason); free(m->hint); free(m->formula); free(m->proxy);
 	}
 	for (size_t i = 0; i < r->nruns; i++)
 		free(r->runs[i].values);
@@ -100,6 +100,7 @@ size_t result_add_variant(struct result *r, const char *name, char *const *argv)
 
 static const char *const source_backends[] = {
 	[MSRC_CLOCK] = "clock", [MSRC_RUSAGE] = "rusage", [MSRC_PERF] = "perf",
+	[MSRC_FORMULA] = "derived",
 };
 
 struct result_metric *result_add_metric(struct result *r, const char *name, const char *unit,

@@ -21,6 +21,7 @@ enum metric_source {
 	MSRC_CLOCK,	/* wall-time: CLOCK_MONOTONIC around the run */
 	MSRC_RUSAGE,	/* user-time, sys-time, max-rss: wait4 */
 	MSRC_PERF,	/* a perf_event counter */
+	MSRC_FORMULA,	/* computed per run from other metrics of the same run */
 };
 
 struct result_metric {
@@ -36,6 +37,9 @@ struct result_metric {
 	char *reason;		/* why not available, one line, or NULL */
 	char *hint;		/* what to do about it, or NULL */
 	int group;		/* counter group id within a run, -1 for non-perf */
+	char *formula;		/* MSRC_FORMULA: over other metrics' names */
+	char *proxy;		/* counted through a proxy: what it measures instead */
+	int hidden;		/* an input only (not asked for): JSON/CSV, not the table */
 };
 
 struct result_value {

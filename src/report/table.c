@@ -153,7 +153,8 @@ void report_stat_table(const struct result *r, const struct table_opts *o, struc
 	texttable_set(&t, row, 5, "cv");
 	texttable_set(&t, row, 6, "runs");
 	for (size_t m = 0; m < r->nmetrics; m++)
-		stat_row(&t, r, &a, m);
+		if (!r->metrics[m].hidden || o->verbose)
+			stat_row(&t, r, &a, m);
 	texttable_render(&t, 2, out);
 	texttable_release(&t);
 	report_notes(r, a.warnings, a.nwarnings, o, out);

@@ -33,14 +33,31 @@ static struct unit_scale scale_kib(double kib)
 	return (struct unit_scale){ 1, "KiB", 0 };
 }
 
+/* Units that name what is counted ("misses", "cycles"): shown as plain counts. */
+static int is_count_unit(const char *unit)
+{
+	static const char *const counts[] = { "", "accesses", "branches", "calls", "cycles",
+					      "faults", "instructions", "lines", "migrations",
+					      "misses", "switches", "walks", "events", NULL };
+
+	for (int i = 0; counts[i]; i++)
+		if (!strcmp(unit, counts[i]))
+			return 1;
+	return 0;
+}
+
 struct unit_scale unit_pick(const char *unit, double typical)
 {
 	if (!strcmp(unit, "ns"))
 		return scale_time(typical);
 	if (!strcmp(unit, "KiB"))
 		return scale_kib(typical);
-	if (!*unit)
+	if (is_count_unit(unit))
 		return (struct unit_scale){ 1, "", 0 };
+	/* Ratios (ipc, miss ratios, per-1000-instruction rates): the metric's
+	 * name says what it is; four significant decimals, no suffix. */
+	if (!strcmp(unit, "ratio") || strchr(unit, '/') || !strncmp(unit, "per ", 4))
+		return (struct unit_scale){ 1, "", 4 };
 	return (struct unit_scale){ 1, unit, 2 };
 }
 

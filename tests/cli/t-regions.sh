@@ -72,6 +72,13 @@ expect_eq "$(jv odd.json regions.1.threads)" 0 "never entered"
 expect_eq "$(jv odd.json regions.2.open)" 1 "left open"
 jv odd.json regions.2.name | head -1 | grep -qF 'left "open"' || fail "quoted name"
 
+# Past 1024 names, regions are dropped and counted, not measured.
+PMUSTAT_EVENTS=task-clock PMUSTAT_OUTPUT=many.json "$P" many 1100 || fail "many"
+expect_eq "$(jv many.json regions.#)" 1024 "regions kept"
+expect_eq "$(jv many.json regions.1023.name)" r1023 "last region kept"
+expect_eq "$(jv many.json regions.1023.count)" 1 "its count"
+expect_eq "$(jv many.json dropped_entries)" 152 "begin + end of 76 dropped names"
+
 # fork: the child reports its own regions; %p keeps the files apart.
 PMUSTAT_EVENTS=task-clock PMUSTAT_OUTPUT=fork-%p.json "$P" fork 3 || fail "fork"
 n=$(ls fork-*.json | wc -l)
@@ -102,6 +109,27 @@ expect_eq "$(jv l1.json mode)" pmustat "tool mode"
 expect_eq "$(jv l1.json events.1.name)" 1:0x2 "item as event name"
 expect_eq "$(jv l1.json regions.0.name)$(jv l2.json regions.0.name)" childparent "child reports first"
 expect_eq "$(jv l1.json regions.0.count)" 2 "child entries via fd"
+
+# Children of pmustat's spawn server inherit nothing: the report file is
+# opened by path instead; an fd of the wrong inode is not written to.
+: >path.txt
+PMUSTAT_REGION_FD=3:1 PMUSTAT_REGION_PATH="$PWD/path.txt" PMUSTAT_REGION_ATTRS=1:0x1 \
+	"$P" fork 2 3>wrongfd.txt || fail "path mode"
+[ ! -s wrongfd.txt ] || fail "wrote to an fd whose inode did not match"
+expect_eq "$(wc -l <path.txt | tr -d ' ')" 2 "report lines by path"
+PMUSTAT_REGION_FD=3:1 PMUSTAT_REGION_ATTRS=1:0x1 "$P" loop 1 3>wrongfd.txt 2>nofd.err || fail "no report fd"
+[ ! -s wrongfd.txt ] || fail "wrote to a foreign fd"
+expect_in nofd.err "libpmustat: cannot open the region report (PMUSTAT_REGION_FD=3:1, PMUSTAT_REGION_PATH=): not inherited; regions are not measured"
+
+# A program that closes every descriptor and reuses the numbers: the library
+# notices its descriptor is now something else and reopens the path...
+: >daemon.txt
+PMUSTAT_REGION_PATH="$PWD/daemon.txt" PMUSTAT_REGION_ATTRS=1:0x1 "$P" closeall || fail "closeall"
+expect_eq "$(jv daemon.txt regions.0.name)" after-closeall "report after closeall"
+# ...and without a path says the report is lost rather than write elsewhere.
+PMUSTAT_REGION_FD=3 PMUSTAT_REGION_ATTRS=1:0x1 "$P" closeall 3>lost.txt 2>lost.err || fail "closeall fd"
+[ ! -s lost.txt ] || fail "report after its fd was closed"
+expect_in lost.err "libpmustat: the program closed the region report descriptor; the report is lost"
 
 # The program may close its inherited fds: the library kept its own copy.
 PMUSTAT_REGION_FD=3 PMUSTAT_REGION_ATTRS=1:0x1 "$P" closefd 3>closed.txt || fail "closefd"

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -62,7 +63,9 @@ static void test_prepare(void **state)
 	size_t group[3] = { 0, 0, 1 };	/* event 2 names a member as leader: alone */
 	struct regions_handoff h;
 	struct error err;
-	char want[64];
+	struct stat st, via_path;
+	char want[96];
+	int pfd;
 
 	(void)state;
 	parse_ev("cycles", &ev[0]);
@@ -70,21 +73,30 @@ static void test_prepare(void **state)
 	parse_ev("page-faults", &ev[2]);
 	assert_int_equal(regions_prepare(&h, ev, group, 3, &err), 0);
 	assert_true(h.fd > 2);
-	assert_int_equal(fcntl(h.fd, F_GETFD) & FD_CLOEXEC, 0);	/* the child inherits it */
-	snprintf(want, sizeof(want), "PMUSTAT_REGION_FD=%d", h.fd);
+	assert_int_equal(fcntl(h.fd, F_GETFD) & FD_CLOEXEC, 0);	/* a forked child inherits it */
+	assert_int_equal(fstat(h.fd, &st), 0);
+	snprintf(want, sizeof(want), "PMUSTAT_REGION_FD=%d:%llu", h.fd, (unsigned long long)st.st_ino);
 	assert_string_equal(h.vars[0], want);
-	assert_string_equal(h.vars[1], "PMUSTAT_REGION_ATTRS=0:0:0:0:0:0,0:0x1:0:0:0:0,1:0x2:0:0:0:2");
-	assert_null(h.vars[2]);
+	snprintf(want, sizeof(want), "PMUSTAT_REGION_PATH=/proc/%ld/fd/%d", (long)getpid(), h.fd);
+	assert_string_equal(h.vars[1], want);
+	/* the path reaches the same file (what a child of the spawn server opens) */
+	pfd = open(h.vars[1] + strlen("PMUSTAT_REGION_PATH="), O_WRONLY | O_APPEND);
+	assert_true(pfd >= 0);
+	assert_int_equal(fstat(pfd, &via_path), 0);
+	assert_int_equal(via_path.st_ino, st.st_ino);
+	close(pfd);
+	assert_string_equal(h.vars[2], "PMUSTAT_REGION_ATTRS=0:0:0:0:0:0,0:0x1:0:0:0:0,1:0x2:0:0:0:2");
+	assert_null(h.vars[3]);
 	assert_int_equal(h.nevents, 3);
 	regions_release(&h);
 	assert_int_equal(h.fd, -1);
 
 	assert_int_equal(regions_prepare(&h, ev, NULL, 3, &err), 0);
-	assert_string_equal(h.vars[1], "PMUSTAT_REGION_ATTRS=0:0:0:0:0:0,0:0x1:0:0:0:1,1:0x2:0:0:0:2");
+	assert_string_equal(h.vars[2], "PMUSTAT_REGION_ATTRS=0:0:0:0:0:0,0:0x1:0:0:0:1,1:0x2:0:0:0:2");
 	regions_release(&h);
 
 	assert_int_equal(regions_prepare(&h, ev, NULL, 0, &err), 0);
-	assert_string_equal(h.vars[1], "PMUSTAT_REGION_ATTRS=");
+	assert_string_equal(h.vars[2], "PMUSTAT_REGION_ATTRS=");
 	regions_release(&h);
 	for (int i = 0; i < 3; i++)
 		event_spec_release(&ev[i]);
@@ -112,7 +124,7 @@ static void test_prepare_too_many(void **state)
 static void test_env(void **state)
 {
 	char *base[] = { "PATH=/bin", "PMUSTAT_REGION_FD=99", "PMUSTAT_REGION_ATTRS=1:1",
-			 "PMUSTAT_EVENTS=cycles", "HOME=/root", NULL };
+			 "PMUSTAT_EVENTS=cycles", "PMUSTAT_REGION_PATH=/x", "HOME=/root", NULL };
 	struct regions_handoff h;
 	struct error err;
 	char **env;
@@ -123,12 +135,13 @@ static void test_env(void **state)
 	env = regions_env(&h, base);
 	while (env[n])
 		n++;
-	assert_int_equal(n, 5);
+	assert_int_equal(n, 6);
 	assert_string_equal(env[0], "PATH=/bin");
 	assert_string_equal(env[1], "PMUSTAT_EVENTS=cycles");	/* the library prefers tool mode */
 	assert_string_equal(env[2], "HOME=/root");
 	assert_ptr_equal(env[3], h.vars[0]);
 	assert_ptr_equal(env[4], h.vars[1]);
+	assert_ptr_equal(env[5], h.vars[2]);
 	regions_env_free(env);
 	regions_release(&h);
 }
@@ -288,6 +301,21 @@ static char *sibling(const char *name)
 	return strbuf_detach(&sb);
 }
 
+/* The spawn server a campaign uses: build/pmustat-spawner when it is there
+ * (else spawner_start forks this test). Started before regions_prepare, as
+ * in a campaign, so the child cannot inherit the memory file. */
+static void start_spawner(struct spawner *srv)
+{
+	char *sp = sibling("pmustat-spawner");
+	struct error err;
+
+	if (sp && access(sp, X_OK) == 0)
+		setenv("PMUSTAT_SPAWNER", sp, 1);
+	free(sp);
+	if (spawner_start(srv, &err))
+		fail_msg("spawner: %s", err.msg);
+}
+
 /* The campaign's path: prepare, measure_run with the child's env, collect. */
 static void test_real_run(void **state)
 {
@@ -298,6 +326,7 @@ static void test_real_run(void **state)
 	struct measure_spec spec = { 0 };
 	struct measure_outcome out;
 	struct sigwatch sw;
+	struct spawner srv;
 	struct error err;
 	char *prog = sibling("regions-prog");
 	char *argv[] = { prog, "loop", "7", "200000", NULL };
@@ -308,6 +337,7 @@ static void test_real_run(void **state)
 	parse_ev("task-clock", &ev[0]);
 	parse_ev("context-switches", &ev[1]);
 	error_clear(&err);
+	start_spawner(&srv);
 	assert_int_equal(sigwatch_init(&sw, &err), 0);
 	assert_int_equal(regions_prepare(&h, ev, group, 2, &err), 0);
 	env = regions_env(&h, NULL);
@@ -316,7 +346,8 @@ static void test_real_run(void **state)
 	spec.events = ev;
 	spec.group = group;
 	spec.nevents = 2;
-	if (measure_run(&spec, &sw, &out, &err))
+	spec.pin_cpu = -1;
+	if (measure_run(&spec, &srv, &sw, &out, &err))
 		fail_msg("measure_run: %s", err.msg);
 	assert_int_equal(out.sp.outcome, SPAWN_EXITED);
 	assert_int_equal(out.sp.status, 0);
@@ -340,6 +371,7 @@ static void test_real_run(void **state)
 	regions_env_free(env);
 	regions_release(&h);
 	sigwatch_release(&sw);
+	spawner_stop(&srv);
 	event_spec_release(&ev[0]);
 	event_spec_release(&ev[1]);
 	free(prog);
@@ -353,17 +385,20 @@ static void test_real_run_no_library(void **state)
 	struct measure_spec spec = { 0 };
 	struct measure_outcome out;
 	struct sigwatch sw;
+	struct spawner srv;
 	struct error err;
 	char *argv[] = { "true", NULL };
 	char **env;
 
 	(void)state;
+	start_spawner(&srv);
 	assert_int_equal(sigwatch_init(&sw, &err), 0);
 	assert_int_equal(regions_prepare(&h, NULL, NULL, 0, &err), 0);
 	env = regions_env(&h, NULL);
 	spec.argv = argv;
 	spec.envp = env;
-	assert_int_equal(measure_run(&spec, &sw, &out, &err), 0);
+	spec.pin_cpu = -1;
+	assert_int_equal(measure_run(&spec, &srv, &sw, &out, &err), 0);
 	assert_int_equal(regions_collect(&h, &res, &err), 0);
 	assert_int_equal(res.nreports, 0);
 	assert_int_equal(res.nrows, 0);
@@ -373,6 +408,7 @@ static void test_real_run_no_library(void **state)
 	regions_env_free(env);
 	regions_release(&h);
 	sigwatch_release(&sw);
+	spawner_stop(&srv);
 }
 
 int main(void)

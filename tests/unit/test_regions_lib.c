@@ -125,9 +125,9 @@ static void test_handoff_round_trip(void **state)
 	ev[3].attr.config1 = 0xdeadbeefcafeull;
 	ev[3].attr.config2 = 0xffffffffffffffffull;
 	assert_int_equal(regions_prepare(&h, ev, group, 5, &e), 0);
-	assert_int_equal(strncmp(h.vars[1], PMUSTAT_ENV_ATTRS "=", strlen(PMUSTAT_ENV_ATTRS) + 1), 0);
-	if (pmustat__parse_attrs(h.vars[1] + strlen(PMUSTAT_ENV_ATTRS) + 1, &list, err, sizeof(err)))
-		fail_msg("%s: %s", h.vars[1], err);
+	assert_int_equal(strncmp(h.vars[2], PMUSTAT_ENV_ATTRS "=", strlen(PMUSTAT_ENV_ATTRS) + 1), 0);
+	if (pmustat__parse_attrs(h.vars[2] + strlen(PMUSTAT_ENV_ATTRS) + 1, &list, err, sizeof(err)))
+		fail_msg("%s: %s", h.vars[2], err);
 	assert_int_equal(list.n, 5);
 	for (int i = 0; i < 5; i++) {
 		const struct perf_event_attr *a = &ev[i].attr, *b = &list.ev[i].attr;

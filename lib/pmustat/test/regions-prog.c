@@ -4,7 +4,8 @@
  * regions a known number of times, so a test can check counts exactly and
  * values for plausibility (task-clock grows with the work done).
  *
- *   regions-prog loop N WORK      name form: "loop" entered N times
+ *   regions-prog loop N WORK      name form: "loop" entered N times (exit 3
+ *                                 if a marker changed errno)
  *   regions-prog handle N WORK    handle form: "hot" entered N times
  *   regions-prog threads T N WORK T threads, each entering "work" N times
  *                                 (handle), inside "all" on the main thread
@@ -14,9 +15,14 @@
  *   regions-prog fork N           "parent" once; a forked child enters
  *                                 "child" N times and exits
  *   regions-prog closefd          closes PMUSTAT_REGION_FD, then a region
+ *   regions-prog closeall         closes every fd above 2, reopens /dev/null
+ *                                 into the numbers 3..72, then a region
+ *   regions-prog many N           N distinct names "r0".."rN-1", once each
  *   regions-prog active           prints pmustat_active()
  * WORK is a number of busy-loop iterations per entry.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,10 +32,10 @@
 
 #include "pmustat.h"
 
-static volatile unsigned long sink;
-
 static void work(unsigned long n)
 {
+	volatile unsigned long sink = 0;	/* per call: threads share nothing */
+
 	for (unsigned long i = 0; i < n; i++)
 		sink += i * i;
 }
@@ -133,6 +139,19 @@ static int closefd(void)
 	return 0;
 }
 
+/* What a daemon does: every inherited descriptor closed, the numbers reused. */
+static int closeall(void)
+{
+	for (int fd = 3; fd < 1024; fd++)
+		close(fd);
+	for (int i = 3; i <= 72; i++)
+		if (open("/dev/null", O_WRONLY) < 0)
+			return 4;
+	pmustat_region_begin("after-closeall");
+	pmustat_region_end("after-closeall");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *s = argc > 1 ? argv[1] : "";
@@ -141,9 +160,15 @@ int main(int argc, char **argv)
 
 	if (!strcmp(s, "loop")) {
 		for (int i = 0; i < n; i++) {
+			errno = 77;	/* the markers must leave errno alone */
 			pmustat_region_begin("loop");
+			if (errno != 77)
+				return 3;
 			work(w);
+			errno = 78;
 			pmustat_region_end("loop");
+			if (errno != 78)
+				return 3;
 		}
 		return 0;
 	}
@@ -167,10 +192,22 @@ int main(int argc, char **argv)
 		return forked(n);
 	if (!strcmp(s, "closefd"))
 		return closefd();
+	if (!strcmp(s, "closeall"))
+		return closeall();
+	if (!strcmp(s, "many")) {
+		for (int i = 0; i < n; i++) {
+			char name[16];
+
+			snprintf(name, sizeof(name), "r%d", i);
+			pmustat_region_begin(name);
+			pmustat_region_end(name);
+		}
+		return 0;
+	}
 	if (!strcmp(s, "active")) {
 		printf("%d\n", pmustat_active());
 		return 0;
 	}
-	fprintf(stderr, "usage: regions-prog loop|handle|threads|nested|odd|fork|closefd|active ...\n");
+	fprintf(stderr, "usage: regions-prog loop|handle|threads|nested|odd|fork|closefd|closeall|many|active ...\n");
 	return 2;
 }
