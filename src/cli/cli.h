@@ -11,6 +11,7 @@
 
 int cmd_stat(int argc, const char **argv);
 int cmd_compare(int argc, const char **argv);
+int cmd_report(int argc, const char **argv);
 int cmd_demo(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);
 int cmd_explain(int argc, const char **argv);

@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "list", cmd_list, "portable metrics and native events usable here (or on --uarch)" },
 	{ "explain", cmd_explain, "how a metric or event resolves, where it lives, and why" },
 	{ "doctor", cmd_doctor, "what this machine can measure, each gap with cause and fix" },
+	{ "report", cmd_report, "re-render, merge or export saved results (HTML, CSV)" },
 	{ "demo", cmd_demo, "the built-in workload, measured (the main job of 'make demo')" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

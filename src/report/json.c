@@ -216,3 +216,238 @@ out:
 	strbuf_release(&tmp);
 	return rc;
 }
+
+/* ---- reading a result back ---------------------------------------------- */
+
+static char *jdup(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
+}
+
+static const char *jstr(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? json_string_value(v) : "";
+}
+
+static double jnum(json_t *o, const char *key, double dflt)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+static int jbool(json_t *o, const char *key)
+{
+	return json_is_true(json_object_get(o, key));
+}
+
+static void copy_str(char *dst, size_t len, json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	snprintf(dst, len, "%s", json_is_string(v) ? json_string_value(v) : "");
+}
+
+static void read_host(struct hostinfo *h, json_t *o)
+{
+	json_t *cpu = json_object_get(o, "cpu");
+
+	memset(h, 0, sizeof(*h));
+	copy_str(h->kernel, sizeof(h->kernel), o, "kernel");
+	copy_str(h->machine, sizeof(h->machine), o, "machine");
+	copy_str(h->vendor, sizeof(h->vendor), cpu, "vendor");
+	copy_str(h->model_name, sizeof(h->model_name), cpu, "model_name");
+	copy_str(h->governor, sizeof(h->governor), o, "governor");
+	h->family = (int)jnum(cpu, "family", -1);
+	h->model = (int)jnum(cpu, "model", -1);
+	h->stepping = (int)jnum(cpu, "stepping", -1);
+	h->ncpus = (int)jnum(o, "ncpus", 0);
+	h->hypervisor = json_is_boolean(json_object_get(o, "hypervisor")) ?
+				jbool(o, "hypervisor") : -1;
+	h->paranoid = (int)jnum(o, "perf_event_paranoid", -100);
+	h->aslr = (int)jnum(o, "aslr", -1);
+	h->hw_pmu = jbool(o, "hw_pmu");
+}
+
+static const struct { const char *name; enum metric_source src; } backends[] = {
+	{ "clock", MSRC_CLOCK }, { "rusage", MSRC_RUSAGE }, { "derived", MSRC_FORMULA },
+};
+
+static void read_metric(struct result *r, json_t *o)
+{
+	const char *backend = json_string_value(json_object_get(o, "backend"));
+	enum metric_source src = MSRC_PERF;
+	struct result_metric *m;
+
+	for (size_t i = 0; backend && i < sizeof(backends) / sizeof(*backends); i++)
+		if (!strcmp(backend, backends[i].name))
+			src = backends[i].src;
+	m = result_add_metric(r, json_string_value(json_object_get(o, "name")),
+			      json_string_value(json_object_get(o, "unit")), src);
+	if (backend) {
+		free(m->backend);
+		m->backend = xstrdup(backend);
+	}
+	m->pmu = jdup(o, "pmu");
+	m->type = (uint32_t)jnum(o, "type", 0);
+	m->config = (uint64_t)json_integer_value(json_object_get(o, "config"));
+	m->config1 = (uint64_t)json_integer_value(json_object_get(o, "config1"));
+	m->config2 = (uint64_t)json_integer_value(json_object_get(o, "config2"));
+	m->group = (int)jnum(o, "group", -1);
+	m->scale = jnum(o, "scale", 1.0);
+	m->available = jbool(o, "available");
+	m->reason = jdup(o, "reason");
+	m->hint = jdup(o, "hint");
+	m->formula = jdup(o, "formula");
+	m->proxy = jdup(o, "proxy");
+	m->hidden = jbool(o, "hidden");
+}
+
+static void read_run(struct result *r, json_t *o)
+{
+	struct result_run *run = result_add_run(r);
+	json_t *vals = json_object_get(o, "values");
+	enum run_status st = RUN_OK;
+
+	run->variant = (int)jnum(o, "variant", 0);
+	run->block = (int)jnum(o, "block", 0);
+	run->position = (int)jnum(o, "position", 0);
+	run->group = (int)jnum(o, "group", 0);
+	run->warmup = jbool(o, "warmup");
+	run->start_time = jnum(o, "start_time", 0);
+	run->env_pad = (size_t)jnum(o, "env_pad", 0);
+	if (json_is_string(json_object_get(o, "status")))
+		run_status_parse(json_string_value(json_object_get(o, "status")), &st);
+	run->status = st;
+	run->exit_code = (int)jnum(o, "exit_code", 0);
+	run->signal = (int)jnum(o, "signal", 0);
+	for (size_t m = 0; m < r->nmetrics; m++) {
+		json_t *v = json_object_get(vals, r->metrics[m].name);
+
+		if (!json_is_object(v))
+			continue;
+		run->values[m].valid = 1;
+		run->values[m].value = jnum(v, "value", 0);
+		run->values[m].enabled = (uint64_t)jnum(v, "time_enabled", 0);
+		run->values[m].running = (uint64_t)jnum(v, "time_running", 0);
+	}
+}
+
+static char **read_argv(json_t *a)
+{
+	size_t n = json_array_size(a);
+	char **argv = xcalloc(n + 1, sizeof(char *));
+
+	for (size_t i = 0; i < n; i++)
+		argv[i] = xstrdup(json_is_string(json_array_get(a, i)) ?
+					  json_string_value(json_array_get(a, i)) : "");
+	return argv;
+}
+
+static void read_doc(struct result *r, json_t *doc)
+{
+	json_t *opt = json_object_get(doc, "options"), *cmp = json_object_get(doc, "comparison");
+	json_t *a;
+	size_t i;
+
+	r->created = jnum(doc, "created", 0);
+	r->complete = jbool(doc, "complete");
+	r->interrupted = jbool(doc, "interrupted");
+	r->stop_reason = jdup(doc, "stop_reason");
+	read_host(&r->host, json_object_get(doc, "host"));
+	r->seed = (uint64_t)json_integer_value(json_object_get(opt, "seed"));
+	r->repeat = (unsigned)jnum(opt, "repeat", 0);
+	r->warmup = (unsigned)jnum(opt, "warmup", 0);
+	r->timeout_s = jnum(opt, "timeout", 0);
+	r->kernel_excluded = jbool(opt, "kernel_excluded");
+	r->pin_cpu = (int)jnum(opt, "pin_cpu", -1);
+	r->env_pad_max = (size_t)jnum(opt, "env_pad_max", 0);
+	json_array_foreach(json_object_get(doc, "variants"), i, a) {
+		char **argv = read_argv(json_object_get(a, "argv"));
+
+		result_add_variant(r, json_string_value(json_object_get(a, "name")), argv);
+		r->variants[r->nvariants - 1].exec_path = jdup(a, "exec_path");
+		for (char **p = argv; *p; p++)
+			free(*p);
+		free(argv);
+	}
+	json_array_foreach(json_object_get(doc, "metrics"), i, a)
+		read_metric(r, a);
+	json_array_foreach(json_object_get(doc, "runs"), i, a)
+		read_run(r, a);
+	json_array_foreach(json_object_get(doc, "notes"), i, a)
+		result_add_note(r, !strcmp(jstr(a, "level"), "warning") ? NOTE_WARNING : NOTE_NOTE,
+				json_string_value(json_object_get(a, "metric")),
+				json_string_value(json_object_get(a, "hint")), "%s", jstr(a, "text"));
+	if (json_is_object(cmp)) {
+		const char *base = json_string_value(json_object_get(cmp, "baseline"));
+
+		for (i = 0; base && i < r->nvariants; i++)
+			if (!strcmp(r->variants[i].name, base))
+				r->baseline = (int)i;
+		r->noise_band = jnum(cmp, "noise_band", 0.01);
+		r->primary = jdup(cmp, "primary");
+		r->decide = jbool(cmp, "sequential");
+		r->cs_rho = jnum(cmp, "cs_rho", 10);
+	}
+}
+
+/* The shape checks that make the rest of reading safe. */
+static int check_doc(json_t *doc, const char *path, struct error *err)
+{
+	json_t *schema = json_object_get(doc, "schema");
+	size_t i;
+	json_t *a;
+
+	if (!json_is_string(schema) || strcmp(json_string_value(schema), RESULT_SCHEMA)) {
+		error_set(err, ERR_USAGE, "'%s' is not a pmustat result (schema %s expected)",
+			  path, RESULT_SCHEMA);
+		return error_hint(err, "give a file written by 'pmustat stat/compare -o FILE'");
+	}
+	json_array_foreach(json_object_get(doc, "metrics"), i, a)
+		if (!json_is_string(json_object_get(a, "name")) ||
+		    !json_is_string(json_object_get(a, "unit")))
+			return error_set(err, ERR_USAGE, "'%s': metric %zu has no name or unit",
+					 path, i);
+	json_array_foreach(json_object_get(doc, "variants"), i, a)
+		if (!json_is_string(json_object_get(a, "name")))
+			return error_set(err, ERR_USAGE, "'%s': variant %zu has no name", path, i);
+	json_array_foreach(json_object_get(doc, "runs"), i, a) {
+		double v = jnum(a, "variant", -1);
+		size_t nv = json_array_size(json_object_get(doc, "variants"));
+
+		if (v < 0 || v >= (double)nv)
+			return error_set(err, ERR_USAGE, "'%s': run %zu names variant %g of %zu",
+					 path, i, v, nv);
+	}
+	return 0;
+}
+
+int report_json_read(struct result *r, const char *path, struct error *err)
+{
+	json_error_t je;
+	json_t *doc = json_load_file(path, 0, &je);
+	const char *cmd;
+
+	if (!doc) {
+		if (je.line > 0)
+			error_set(err, ERR_RUNTIME, "cannot read '%s': %s (line %d)", path,
+				  je.text, je.line);
+		else
+			error_set(err, ERR_RUNTIME, "cannot read '%s': %s", path, je.text);
+		return error_hint(err, "check that the file is a complete JSON result");
+	}
+	if (check_doc(doc, path, err)) {
+		json_decref(doc);
+		return -1;
+	}
+	cmd = json_string_value(json_object_get(doc, "command"));
+	result_init(r, cmd ? cmd : "stat");
+	read_doc(r, doc);
+	json_decref(doc);
+	return 0;
+}

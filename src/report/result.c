@@ -193,3 +193,58 @@ size_t result_collect(const struct result *r, size_t v, size_t m, double **out)
 	}
 	return n;
 }
+
+static int same_shape(const struct result *a, const struct result *b)
+{
+	if (a->nvariants != b->nvariants || a->nmetrics != b->nmetrics)
+		return 0;
+	for (size_t i = 0; i < a->nvariants; i++)
+		if (strcmp(a->variants[i].name, b->variants[i].name))
+			return 0;
+	for (size_t i = 0; i < a->nmetrics; i++)
+		if (strcmp(a->metrics[i].name, b->metrics[i].name))
+			return 0;
+	return 1;
+}
+
+static int has_note(const struct result *r, const struct result_note *n)
+{
+	for (size_t i = 0; i < r->nnotes; i++)
+		if (!strcmp(r->notes[i].text, n->text))
+			return 1;
+	return 0;
+}
+
+int result_merge(struct result *dst, const struct result *src, const char *src_name,
+		 struct error *err)
+{
+	int block0 = 0;
+
+	if (!same_shape(dst, src)) {
+		error_set(err, ERR_USAGE, "cannot merge '%s': its variants or metrics differ",
+			  src_name);
+		return error_hint(err, "merge only results of the same command line "
+				       "(same variants, -m and -e)");
+	}
+	for (size_t i = 0; i < dst->nruns; i++)
+		if (dst->runs[i].block + 1 > block0)
+			block0 = dst->runs[i].block + 1;
+	for (size_t i = 0; i < src->nruns; i++) {
+		struct result_run *run = result_add_run(dst);
+		int index = run->index;
+		struct result_value *vals = run->values;
+
+		*run = src->runs[i];
+		run->index = index;
+		run->block += block0;
+		run->values = vals;
+		memcpy(vals, src->runs[i].values, dst->nmetrics * sizeof(*vals));
+	}
+	for (size_t i = 0; i < src->nnotes; i++)
+		if (!has_note(dst, &src->notes[i]))
+			result_add_note(dst, src->notes[i].level, src->notes[i].metric,
+					src->notes[i].hint, "%s", src->notes[i].text);
+	dst->interrupted |= src->interrupted;
+	dst->complete &= src->complete;
+	return 0;
+}

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/error.h"
 #include "host/hostinfo.h"
 
 #define RESULT_SCHEMA "pmustat.result/1"
@@ -130,6 +131,14 @@ int result_metric_index(const struct result *r, const char *name);
 struct result_run *result_add_run(struct result *r);
 void result_add_note(struct result *r, enum note_level level, const char *metric,
 		     const char *hint, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/*
+ * Append src's runs and notes to dst (for `pmustat report a.json b.json`):
+ * both must have the same variants and metrics, in the same order. src's
+ * blocks are renumbered after dst's, so pairs stay within their campaign.
+ */
+int result_merge(struct result *dst, const struct result *src, const char *src_name,
+		 struct error *err);
 
 /* Words for statuses ("ok", "failed", "signal", "timeout", "interrupted", "exec-failed"). */
 const char *run_status_name(enum run_status s);
