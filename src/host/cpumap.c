@@ -215,9 +215,10 @@ static int check_overlaps(const struct cpu_map *m, struct error *err)
 			    !ranges_meet(a->models, a->nmodels, b->models, b->nmodels) ||
 			    !ranges_meet(a->steppings, a->nsteppings, b->steppings, b->nsteppings))
 				continue;
-			return error_set(err, ERR_RUNTIME, "%s: %s rules %zu and %zu can match the "
-					 "same CPU at priority %d", m->name,
-					 a->arm ? "arm64" : "x86", a->index, b->index, a->priority);
+			return error_set(err, ERR_RUNTIME, "%s: rules %s[%zu] and %s[%zu] can match "
+					 "the same CPU at priority %d", m->name,
+					 a->arm ? "arm64" : "x86", a->index, a->arm ? "arm64" : "x86",
+					 b->index, a->priority);
 		}
 	return 0;
 }
@@ -461,14 +462,14 @@ static void describe_rule(const struct cpu_map *m, const struct rule *r, char *b
 	describe_ranges(ranges, sizeof(ranges), r->arm ? "parts" : "models", r->models,
 			r->nmodels, r->arm ? 3 : 2);
 	if (r->arm)
-		snprintf(buf, len, "%s arm64 rule %zu: implementer 0x%02x %s", m->name, r->index,
+		snprintf(buf, len, "%s arm64[%zu]: implementer 0x%02x %s", m->name, r->index,
 			 r->implementer, ranges);
 	else if (r->steppings)
-		snprintf(buf, len, "%s x86 rule %zu: %s family %d %s steppings %u-%u", m->name,
+		snprintf(buf, len, "%s x86[%zu]: %s family %d %s steppings %u-%u", m->name,
 			 r->index, r->vendor, r->family, ranges, r->steppings[0].lo,
 			 r->steppings[r->nsteppings - 1].hi);
 	else
-		snprintf(buf, len, "%s x86 rule %zu: %s family %d %s", m->name, r->index,
+		snprintf(buf, len, "%s x86[%zu]: %s family %d %s", m->name, r->index,
 			 r->vendor, r->family, ranges);
 }
 

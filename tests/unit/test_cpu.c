@@ -297,7 +297,7 @@ static void test_load_errors(void **state)
 		{ "{" UARCHS ", \"x86\": ["
 		  "{\"vendor\": \"V\", \"family\": 1, \"models\": [\"0x00-0x20\"], \"uarch\": \"zen3\", \"priority\": 1},"
 		  "{\"vendor\": \"V\", \"family\": 1, \"models\": [\"0x20-0x30\"], \"uarch\": \"zen4\", \"priority\": 1}]}",
-		  "x86 rules 0 and 1 can match the same CPU at priority 1" },
+		  "rules x86[0] and x86[1] can match the same CPU at priority 1" },
 		{ "{" UARCHS ", \"x86\": ["
 		  "{\"vendor\": \"V\", \"family\": 1, \"models\": [\"0x20\"], \"uarch\": \"zen3\", \"priority\": 1},"
 		  "{\"vendor\": \"V\", \"family\": 1, \"models\": [\"0x20\"], \"steppings\": [\"1\"], \"uarch\": \"zen4\", \"priority\": 1}]}",
