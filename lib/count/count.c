@@ -321,7 +321,7 @@ EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 
 /* execl and friends take their arguments as varargs: gather them into an
  * argv on the stack and go through the execv* versions above. */
-#define GATHER_ARGS(first, last_arg, argv, extra)                             \
+#define GATHER_ARGS(first, argv, extra)                                       \
 	size_t n_ = 1;                                                        \
 	va_list ap_;                                                          \
 	va_start(ap_, first);                                                 \
@@ -338,13 +338,13 @@ EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 
 EXPORT int execl(const char *path, const char *arg, ...)
 {
-	GATHER_ARGS(arg, , argv, (void)0);
+	GATHER_ARGS(arg, argv, (void)0);
 	return execv(path, argv);
 }
 
 EXPORT int execlp(const char *file, const char *arg, ...)
 {
-	GATHER_ARGS(arg, , argv, (void)0);
+	GATHER_ARGS(arg, argv, (void)0);
 	return execvp(file, argv);
 }
 
@@ -352,7 +352,7 @@ EXPORT int execle(const char *path, const char *arg, ...)
 {
 	char *const *envp;
 
-	GATHER_ARGS(arg, , argv, envp = va_arg(ap_, char *const *));
+	GATHER_ARGS(arg, argv, envp = va_arg(ap_, char *const *));
 	return execve(path, argv, envp);
 }
 

@@ -833,6 +833,10 @@ out_prog:
 
 void callcount_event_copy(const struct callcount_set *s, size_t i, struct event_spec *out)
 {
+	if (s->mech != CALLCOUNT_UPROBE) {	/* no events: nothing to copy */
+		memset(out, 0, sizeof(*out));
+		return;
+	}
 	*out = s->probes[i].ev;
 	out->name = xstrdup(s->probes[i].ev.name);
 	out->pmu = xstrdup(s->probes[i].ev.pmu);
@@ -860,6 +864,12 @@ char *callcount_describe(const struct callcount_set *s, size_t mi)
 	const char *obj = NULL;
 
 	strbuf_adds(&sb, "calls of ");
+	if (s->mech == CALLCOUNT_PRELOAD) {
+		for (char **sym = m->symbols; *sym; sym++)
+			strbuf_addf(&sb, "%s%s", sym == m->symbols ? "" : ", ", *sym);
+		strbuf_adds(&sb, " by name, through the LD_PRELOAD shim (preload)");
+		return strbuf_detach(&sb);
+	}
 	for (size_t i = m->first; i < m->first + m->n; i++) {
 		const struct callcount_probe *p = &s->probes[i];
 
@@ -874,10 +884,7 @@ char *callcount_describe(const struct callcount_set *s, size_t mi)
 		strbuf_addf(&sb, " in %s", obj);
 	if (m->aliases)
 		strbuf_addf(&sb, " (one function: %s, counted once)", m->aliases);
-	if (s->mech == CALLCOUNT_PRELOAD)
-		strbuf_adds(&sb, ", by name, through the LD_PRELOAD shim (preload)");
-	else
-		strbuf_adds(&sb, " (uprobe)");
+	strbuf_adds(&sb, " (uprobe)");
 	return strbuf_detach(&sb);
 }
 

@@ -9,9 +9,9 @@
  * Two mechanisms, always named in the result (metric backend field):
  *   "preload"  the LD_PRELOAD shim libpmustat-count.so interposes the
  *              functions and appends counts to a file named in its
- *              environment (callcount_abi.h). Counts every thread and every process of
- *              the tree that keeps LD_PRELOAD, exactly, at the cost of an
- *              atomic add per call; any user. But only the allocation family
+ *              environment (callcount_abi.h). Counts every thread and every
+ *              process of the tree that keeps LD_PRELOAD, exactly, at the
+ *              cost of an atomic add per call; any user. But only the allocation family
  *              (malloc ... valloc, free), and never static, setuid, setgid or
  *              file-capability programs.
  *   "uprobe"   a uprobe perf event at the function's file offset, opened on
@@ -62,7 +62,7 @@
 struct sysfs_model;
 
 enum callcount_mech {
-	CALLCOUNT_AUTO = 0,	/* uprobe when permitted, else preload */
+	CALLCOUNT_AUTO = 0,	/* preload when it covers the request, else uprobe */
 	CALLCOUNT_UPROBE,
 	CALLCOUNT_PRELOAD,
 };
@@ -92,16 +92,19 @@ struct callcount_metric {
 	char **symbols;		/* requested symbols, NULL-terminated */
 	char *object;		/* the @OBJECT given, or NULL */
 	size_t first, n;	/* its probes: probes[first .. first+n) */
-	char *aliases;		/* uprobe: "memalign = aligned_alloc" when two requested
-				 * names are one function (counted once), or NULL */
+	char *aliases;		/* "memalign = aligned_alloc" when two requested names
+				 * are one function (one probe: a call counts once), or
+				 * NULL; the shim counts them by name, apart */
 };
 
 struct callcount_set {
 	enum callcount_mech mech;	/* after resolve: UPROBE or PRELOAD */
-	char *mech_reason;		/* why this mechanism, one line for a note:
-					 * "uprobes count the main thread only; preload
-					 * is impossible: static program" */
-	char *program;			/* the ELF file that was resolved */
+	char *mech_reason;		/* NULL, or one line for a note saying why:
+					 * "uprobes count the main thread only (the
+					 * LD_PRELOAD shim cannot be used: it is
+					 * statically linked)" */
+	char *program;			/* the ELF file resolved: argv[0] found in PATH,
+					 * or the interpreter of a #! script */
 	int is_static;
 	struct callcount_metric *metrics;
 	size_t nmetrics, metrics_alloc;
@@ -127,7 +130,8 @@ void callcount_release(struct callcount_set *s);
 
 /*
  * Add one requested metric (syntax only; nothing is resolved yet).
- * Usage errors: "empty symbol in 'call:'", "metric 'call:malloc' is listed twice".
+ * Usage errors: "no function named in 'call:'", "metric 'call:malloc' is
+ * listed twice".
  */
 int callcount_add(struct callcount_set *s, const char *item, struct error *err);
 
@@ -135,8 +139,9 @@ int callcount_add(struct callcount_set *s, const char *item, struct error *err);
  * Resolve every metric for program (argv[0] of the runs; looked up in PATH
  * like execvp when it has no '/'), choose the mechanism and build the
  * events. Errors name the symbol and object, with near names from the
- * object's symbol table: "no function 'malloc_' in '/lib/.../libc.so.6'" /
- * "hint: did you mean 'malloc'?".
+ * objects' symbol tables: "no function 'mallco' in './prog' or the
+ * libraries it loads" / "hint: did you mean 'malloc'?". When neither
+ * mechanism can count the request, the error gives both reasons.
  */
 int callcount_resolve(struct callcount_set *s, const struct callcount_opts *o,
 		      const char *program, struct error *err);
@@ -154,7 +159,8 @@ void callcount_event_copy(const struct callcount_set *s, size_t i, struct event_
 int callcount_same_probes(const struct callcount_set *a, const struct callcount_set *b);
 
 /* One line for explain/notes: "calls of malloc, calloc, ... in
- * /lib/x86_64-linux-gnu/libc.so.6 (uprobe)". Caller frees. */
+ * /lib/x86_64-linux-gnu/libc.so.6 (uprobe)", or "calls of malloc, ... by
+ * name, through the LD_PRELOAD shim (preload)". Caller frees. */
 char *callcount_describe(const struct callcount_set *s, size_t metric);
 
 /* ---- preload mode, per run --------------------------------------------- */
@@ -178,14 +184,14 @@ struct callcount_values {
 	double *value;		/* nmetrics: the count of each metric */
 	unsigned processes;	/* preload: process images that reported */
 	unsigned lost;		/* preload: images that began but never reported
-				 * (killed by a signal, closed the descriptor) */
+				 * (killed by a signal, or the file unreachable) */
 	unsigned long spawns;	/* uprobe: thread/process creations by the main
 				 * thread, whose calls were not counted */
 };
 
-/* Are the counts lower bounds (lost or spawns)? Then why, in one line, in
- * why (e.g. "the program created threads or processes, and uprobes count
- * its main thread only"); the run's values should be left invalid. */
+/* Are the counts lower bounds (lost or spawns)? Then 1, and why in one
+ * line ("the program started threads or processes (2 calls), and uprobes
+ * count its main thread only"); leave the run's values invalid and note it. */
 int callcount_values_incomplete(const struct callcount_values *v, char *why, size_t len);
 
 /*

@@ -27,12 +27,16 @@ static int load_all(struct result *r, int n, const char **files, struct error *e
 		struct result more;
 		int rc;
 
-		if (report_json_read(&more, files[i], err))
+		if (report_json_read(&more, files[i], err)) {
+			result_release(r);
 			return -1;
+		}
 		rc = result_merge(r, &more, files[i], err);
 		result_release(&more);
-		if (rc)
+		if (rc) {
+			result_release(r);
 			return -1;
+		}
 	}
 	if (n > 1)
 		result_add_note(r, NOTE_NOTE, NULL, NULL, "%d results merged: blocks renumbered "

@@ -299,12 +299,46 @@ static void test_resolve_preset_aliases(void **state)
 		for (size_t j = i + 1; j < s.nprobes; j++)
 			assert_false(s.probes[i].offset == s.probes[j].offset &&
 				     s.probes[i].ino == s.probes[j].ino);
+	assert_string_equal(s.metrics[0].aliases, "memalign = aligned_alloc");
+	d = callcount_describe(&s, 0);
+	assert_string_equal(d, "calls of malloc, calloc, realloc, aligned_alloc, posix_memalign, "
+			       "memalign, valloc by name, through the LD_PRELOAD shim (preload)");
+	free(d);
+	s.mech = CALLCOUNT_UPROBE;	/* as it would be described with uprobes */
 	d = callcount_describe(&s, 0);
 	print_message("allocs: %s\n", d);
-	assert_non_null(strstr(d, "calls of malloc, calloc, realloc"));
+	assert_non_null(strstr(d, "calls of malloc, calloc, realloc, aligned_alloc, "
+				  "posix_memalign, valloc in /"));
+	assert_non_null(strstr(d, "(one function: memalign = aligned_alloc, counted once) "
+				  "(uprobe)"));
 	free(d);
 	callcount_release(&s);
 	free(prog);
+}
+
+/* argv[0] is found in PATH like execvp does, and a script is followed to
+ * its interpreter, whose libc its calls reach. */
+static void test_resolve_program(void **state)
+{
+	static const char *const items[] = { "call:malloc", NULL };
+	char path[] = "/tmp/pmustat-script-XXXXXX";
+	struct callcount_set s;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "#!/bin/sh -e\nexit 0\n", 20), 20);
+	close(fd);
+	assert_int_equal(chmod(path, 0755), 0);
+	plan(&s, path, items, CALLCOUNT_PRELOAD);
+	assert_string_equal(s.program, "/bin/sh");
+	assert_string_equal(base_of(s.probes[0].object), "libc.so.6");
+	callcount_release(&s);
+	plan(&s, "sh", items, CALLCOUNT_PRELOAD);
+	assert_string_equal(base_of(s.program), "sh");
+	assert_non_null(strchr(s.program, '/'));
+	callcount_release(&s);
+	unlink(path);
 }
 
 static void resolve_err(const char *prog_name, const char *item, const char *msg,
@@ -533,6 +567,16 @@ static void test_auto_choice(void **state)
 		sentinels += s.probes[i].metric == CALLCOUNT_SENTINEL;
 	print_message("static allocn: %zu probes, %zu of them sentinels\n", s.nprobes, sentinels);
 	assert_true(sentinels >= 2);	/* at least fork and pthread_create */
+	{
+		struct callcount_set t;
+
+		plan(&t, stat_prog, alloc_items, CALLCOUNT_AUTO);
+		assert_true(callcount_same_probes(&s, &t));
+		callcount_release(&t);
+		plan(&t, prog, alloc_items, CALLCOUNT_UPROBE);
+		assert_false(callcount_same_probes(&s, &t));
+		callcount_release(&t);
+	}
 	callcount_release(&s);
 	free(prog);
 	free(stat_prog);
@@ -625,6 +669,7 @@ int main(void)
 		cmocka_unit_test(test_syntax),
 		cmocka_unit_test(test_resolve_libc),
 		cmocka_unit_test(test_resolve_preset_aliases),
+		cmocka_unit_test(test_resolve_program),
 		cmocka_unit_test(test_unknown_symbol),
 		cmocka_unit_test(test_preload_refuses),
 		cmocka_unit_test(test_sum_records),

@@ -20,7 +20,8 @@
 #include "sha256.h"
 #include "synth.h"
 
-/* About 2 s of vec/upstream synthesis on one modern x86-64 core at -O2. */
+/* 4 labels = 2.13M rows: about 2 s of vec/upstream synthesis at -O2 (0.93 us
+ * of CPU per row, median, measured on a shared Zen 5 VM). */
 enum { DEFAULT_LABELS = 4, DEFAULT_BLOCKS = 20 };
 
 static const struct storage {
