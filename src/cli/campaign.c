@@ -64,6 +64,8 @@ void campaign_release(struct campaign *c)
 		resolution_release(&c->resol);
 	if (c->have_cat)
 		catalog_host_release(&c->cat);
+	campaign_release_calls(c);
+	campaign_release_sim(c);
 	free(c->failure_stderr);
 	for (size_t v = 0; c->run_argv && v < c->res.nvariants; v++)
 		free(c->run_argv[v]);
@@ -228,6 +230,7 @@ static struct result_run *record_run(struct campaign *c, const struct sched_slot
 	run->position = slot->position;
 	run->group = slot->group;
 	run->warmup = slot->warmup;
+	run->simulated = slot->sim;
 	run->env_pad = slot->env_pad;
 	run->start_time = start;
 	run->status = status_of(sp);
@@ -237,8 +240,8 @@ static struct result_run *record_run(struct campaign *c, const struct sched_slot
 		run->exec_errno = sp->status;
 	else
 		run->signal = sp->status;
-	if (run->status == RUN_EXEC_FAILED)
-		return run;
+	if (run->status == RUN_EXEC_FAILED || slot->sim)
+		return run;	/* a simulated run's time and counters are valgrind's */
 	set_value(run, &c->res, "wall-time", (double)sp->wall_ns);
 	set_value(run, &c->res, "user-time", (double)tv_ns(&sp->ru.ru_utime));
 	set_value(run, &c->res, "sys-time", (double)tv_ns(&sp->ru.ru_stime));
@@ -253,7 +256,6 @@ static struct result_run *record_run(struct campaign *c, const struct sched_slot
 		v->enabled = out->readings[i].enabled;
 		v->running = out->readings[i].running;
 	}
-	campaign_compute_formulas(c, run);
 	return run;
 }
 
@@ -359,28 +361,99 @@ static void progress_done(const struct campaign *c)
 		fputs("\r\033[K", stderr);
 }
 
+/* Everything one run needs beyond the base counters, and owns until it ends. */
+struct run_extras {
+	char **padded;			/* environment with the block's padding */
+	struct callcount_run cr;	/* preload shim: report file and env */
+	struct sim_run sim;		/* simulated run: valgrind argv, output dir */
+	int have_cr, have_sim;
+	struct event_spec *events;	/* base counters + the variant's uprobes */
+	size_t *leaders;
+	size_t nevents;
+};
+
+static int extras_begin(struct campaign *c, const struct sched_slot *slot, struct run_extras *x,
+			struct measure_spec *spec, struct error *err)
+{
+	const struct event_spec *probes = NULL;
+	size_t k;
+
+	memset(x, 0, sizeof(*x));
+	x->padded = slot->env_pad ? padded_env(slot->env_pad) : NULL;
+	spec->envp = x->padded;
+	if (slot->sim) {
+		/* Under valgrind: no counters, no call counting, no regions. */
+		if (sim_prepare(&x->sim, c->valgrind, &c->geom, spec->argv, err))
+			return -1;
+		x->have_sim = 1;
+		spec->argv = x->sim.argv;
+		spec->nevents = 0;
+		return 0;
+	}
+	if (c->ncalls && c->calls[0].mech == CALLCOUNT_PRELOAD) {
+		if (callcount_run_begin(&c->calls[slot->variant], x->padded, &x->cr, err))
+			return -1;
+		x->have_cr = 1;
+		spec->envp = x->cr.envp;
+	}
+	k = campaign_call_events(c, slot->variant, &probes);
+	if (!k)
+		return 0;
+	/* uprobes are counted alone, every run, after the base counters. */
+	x->nevents = c->nevents + k;
+	x->events = xcalloc(x->nevents, sizeof(*x->events));
+	x->leaders = xcalloc(x->nevents, sizeof(size_t));
+	memcpy(x->events, c->events, c->nevents * sizeof(*x->events));
+	memcpy(x->events + c->nevents, probes, k * sizeof(*x->events));
+	memcpy(x->leaders, c->leaders, c->nevents * sizeof(size_t));
+	for (size_t i = c->nevents; i < x->nevents; i++)
+		x->leaders[i] = i;
+	spec->events = x->events;
+	spec->group = x->leaders;
+	spec->nevents = x->nevents;
+	return 0;
+}
+
+static void extras_end(struct run_extras *x)
+{
+	free_padded_env(x->padded);
+	if (x->have_cr)
+		callcount_run_release(&x->cr);
+	if (x->have_sim)
+		sim_run_release(&x->sim);
+	free(x->events);
+	free(x->leaders);
+}
+
 static int run_slot(struct campaign *c, const struct sched_slot *slot, struct error *err)
 {
 	struct measure_spec spec = { 0 };
 	struct measure_outcome out;
 	struct result_run *run;
-	char **env = slot->env_pad ? padded_env(slot->env_pad) : NULL;
+	struct run_extras x;
 	double start = now_epoch();
 	int rc;
 
 	spec.argv = c->run_argv[slot->variant];
-	spec.envp = env;
 	spec.show_output = c->o->show_output;
 	spec.pin_cpu = c->o->pin_cpu;
-	spec.timeout_s = c->o->timeout_s;
+	spec.timeout_s = slot->sim ? 0 : c->o->timeout_s;
 	plan_run_leaders(&c->plan, slot->group, c->nevents, c->leaders);
 	spec.events = c->events;
 	spec.group = c->leaders;
 	spec.nevents = c->nevents;
+	if (extras_begin(c, slot, &x, &spec, err)) {
+		extras_end(&x);
+		return -1;
+	}
 	rc = measure_run(&spec, &c->server, &c->sw, &out, err);
-	free_padded_env(env);
 	if (rc == 0) {
 		run = record_run(c, slot, start, &out);
+		if (x.have_sim)
+			campaign_record_sim(c, run, &x.sim);
+		else
+			campaign_record_calls(c, run, &x.cr, &out, c->nevents);
+		campaign_compute_formulas(c, run);
 		rc = persist_run(c, run, err);
 		if (!rc && run->status == RUN_EXEC_FAILED)
 			rc = run_failure(c, run, &out, err);
@@ -388,6 +461,7 @@ static int run_slot(struct campaign *c, const struct sched_slot *slot, struct er
 			 run->status != RUN_INTERRUPTED)
 			rc = run_failure(c, run, &out, err);
 	}
+	extras_end(&x);
 	measure_outcome_release(&out);
 	return rc;
 }
@@ -449,39 +523,87 @@ static void note_interrupted(struct campaign *c, size_t total)
 			c->res.stop_reason, finished, total);
 }
 
-int campaign_run(struct campaign *c, struct error *err)
+/* Run one block's slots; 0, or -1 when a run failed (err) — a stop request
+ * just ends the block early. */
+static int run_block(struct campaign *c, struct sched_slot *slots, size_t *done, size_t total,
+		     const char *status, struct error *err)
 {
-	struct schedule sched;
-	struct sched_slot slots[64];
-	struct strbuf why = STRBUF_INIT, status = STRBUF_INIT;
-	unsigned nblocks = c->o->warmup + c->o->repeat;
-	int nvar = (int)c->res.nvariants, rc = 0, stop = 0;
-	size_t total = (size_t)nblocks * (size_t)nvar, done = 0;
-	uint64_t t0 = clock_now_ns();
+	for (size_t i = 0; i < c->res.nvariants; i++) {
+		sigwatch_poll(&c->sw);
+		if (c->sw.stop_signal)
+			return 0;
+		if (run_slot(c, &slots[i], err))
+			return -1;
+		progress(c, ++*done, total, status);
+	}
+	return 0;
+}
 
-	if (sigwatch_init(&c->sw, err))
-		return -1;
-	schedule_init(&sched, c->o->seed, nvar, (int)(c->plan.ngroups ? c->plan.ngroups : 1),
-		      c->o->warmup, c->o->env_pad_max, c->o->shuffle);
-	for (unsigned b = 0; b < nblocks && !rc && !stop; b++) {
-		schedule_block(&sched, (int)b, slots);
-		for (int i = 0; i < nvar && !rc; i++) {
-			sigwatch_poll(&c->sw);
-			if (c->sw.stop_signal)
-				break;
-			rc = run_slot(c, &slots[i], err);
-			progress(c, ++done, total, status.buf);
-		}
-		if (c->sw.stop_signal || rc)
+/* The native blocks, under the stopping rule and the time budget. */
+static int run_native(struct campaign *c, struct schedule *sched, size_t *done, size_t total,
+		      struct strbuf *why, struct error *err)
+{
+	struct sched_slot slots[64];
+	struct strbuf status = STRBUF_INIT;
+	unsigned nblocks = c->o->warmup + c->o->repeat;
+	uint64_t t0 = clock_now_ns();
+	int rc = 0, stop = 0;
+
+	for (unsigned b = 0; b < nblocks && !stop; b++) {
+		schedule_block(sched, (int)b, slots);
+		rc = run_block(c, slots, done, total, status.buf, err);
+		if (rc || c->sw.stop_signal)
 			break;
 		if (b >= c->o->warmup && c->o->after_block) {
 			strbuf_reset(&status);
 			stop = c->o->after_block(&c->res, b + 1 - c->o->warmup, c->o->after_data,
-						 &why, &status);
+						 why, &status);
 		}
 		if (!stop && b + 1 < nblocks)
-			stop = over_budget(c, t0, b + 1, &why);
+			stop = over_budget(c, t0, b + 1, why);
+		c->native_blocks = b + 1;
 	}
+	strbuf_release(&status);
+	return rc;
+}
+
+/* Simulated blocks after the native ones: counts of a model are exact, so a
+ * few suffice, and they never touch the stopping rule. */
+static int run_simulated(struct campaign *c, struct schedule *sched, size_t *done,
+			 size_t total, struct error *err)
+{
+	struct sched_slot slots[64];
+
+	for (unsigned b = 0; b < c->sim_runs && !c->sw.stop_signal; b++) {
+		schedule_block(sched, (int)(c->native_blocks + b), slots);
+		for (size_t i = 0; i < c->res.nvariants; i++) {
+			slots[i].sim = 1;
+			slots[i].warmup = 0;
+		}
+		if (run_block(c, slots, done, total, "simulating", err))
+			return -1;
+	}
+	return 0;
+}
+
+int campaign_run(struct campaign *c, struct error *err)
+{
+	struct schedule sched;
+	struct strbuf why = STRBUF_INIT;
+	unsigned native = c->native ? c->o->warmup + c->o->repeat : 0;
+	size_t total = (size_t)(native + (c->nsim ? c->sim_runs : 0)) * c->res.nvariants;
+	size_t done = 0;
+	int rc = 0;
+
+	if (sigwatch_init(&c->sw, err))
+		return -1;
+	schedule_init(&sched, c->o->seed, (int)c->res.nvariants,
+		      (int)(c->plan.ngroups ? c->plan.ngroups : 1), c->o->warmup,
+		      c->o->env_pad_max, c->o->shuffle);
+	if (c->native)
+		rc = run_native(c, &sched, &done, total, &why, err);
+	if (!rc && c->nsim)
+		rc = run_simulated(c, &sched, &done, total, err);
 	progress_done(c);
 	if (c->sw.stop_signal)
 		note_interrupted(c, total);
@@ -492,7 +614,6 @@ int campaign_run(struct campaign *c, struct error *err)
 	if (c->o->ignore_failure)
 		note_ignored_failures(c);
 	strbuf_release(&why);
-	strbuf_release(&status);
 	/* Signals stay blocked until campaign_release: a second Ctrl-C while the
 	 * outputs are written must not cut them short. */
 	return rc;
@@ -505,6 +626,16 @@ int campaign_finish(struct campaign *c, struct error *err)
 		return -1;
 	if (c->o->json_path && strcmp(c->o->json_path, "-"))
 		return report_json_write(&c->res, c->o->json_path, err);
+	return 0;
+}
+
+int campaign_opts_modes(struct campaign_opts *o, const char *backend, const char *calls,
+			struct error *err)
+{
+	if (backend && backend_mode_parse(backend, &o->backend, err))
+		return -1;
+	if (calls && callcount_mech_parse(calls, &o->call_mech, err))
+		return -1;
 	return 0;
 }
 

@@ -8,6 +8,9 @@
 #ifndef PMU_CLI_CAMPAIGN_H
 #define PMU_CLI_CAMPAIGN_H
 
+#include "backend/callcount.h"
+#include "backend/sim.h"
+#include "backend/sim_select.h"
 #include "catalog/event.h"
 #include "catalog/select.h"
 #include "plan/groups.h"
@@ -48,6 +51,9 @@ struct campaign_opts {
 			   struct strbuf *why, struct strbuf *progress);
 	void *after_data;
 	const char *done_reason;	/* stop reason when every block ran (NULL: "all runs done") */
+	enum backend_mode backend;	/* --backend: auto, hw, sim, sw */
+	unsigned sim_runs;		/* simulated blocks (0: 3) */
+	enum callcount_mech call_mech;	/* call counters: auto, uprobe, preload */
 };
 
 struct campaign {
@@ -65,6 +71,21 @@ struct campaign {
 	struct catalog_host cat;	/* catalogue for the host or --uarch */
 	struct resolution resol;	/* the metrics asked for, resolved */
 	int have_cat, have_resol, have_plan;
+	/* call counters (campaign_ext.c): one set per variant */
+	struct callcount_set *calls;
+	struct event_spec **call_events;	/* uprobe mode: per variant, its probes */
+	size_t *call_metric;		/* result metric of each call metric */
+	size_t ncalls;
+	unsigned calls_incomplete;
+	/* simulation (campaign_ext.c) */
+	char *valgrind;
+	struct cache_geometry geom;
+	size_t *sim_metric;		/* result metrics served by simulation */
+	size_t nsim;
+	unsigned sim_runs;		/* simulated blocks to run */
+	int native;			/* native runs are needed */
+	unsigned native_blocks;		/* native blocks run (incl. warm-up) */
+	unsigned sim_failed;
 	struct csv_writer csv;
 	struct sigwatch sw;
 	struct spawner server;		/* forks the measured children */
@@ -87,6 +108,21 @@ int campaign_plan(struct campaign *c, struct error *err);
 /* Fill the formula metrics of a run from its event values. */
 void campaign_compute_formulas(const struct campaign *c, struct result_run *run);
 
+/* campaign_ext.c: call counters and simulation. */
+char *campaign_take_calls(const char *list, char **calls);
+int campaign_plan_calls(struct campaign *c, const char *items, struct error *err);
+void campaign_release_calls(struct campaign *c);
+size_t campaign_call_events(const struct campaign *c, int variant,
+			    const struct event_spec **evs);
+struct measure_outcome;
+void campaign_record_calls(struct campaign *c, struct result_run *run,
+			   struct callcount_run *cr, const struct measure_outcome *out,
+			   size_t base);
+int campaign_plan_sim(struct campaign *c, struct error *err);
+void campaign_decide_native(struct campaign *c);
+void campaign_release_sim(struct campaign *c);
+void campaign_record_sim(struct campaign *c, struct result_run *run, const struct sim_run *sr);
+
 /* What --dry-run prints: every counter's perf_event_attr, per group. */
 int campaign_dry_run(const struct campaign *c, struct strbuf *out);
 
@@ -103,6 +139,10 @@ int campaign_run(struct campaign *c, struct error *err);
 
 /* Write the final outputs (JSON); CSV rows are already written. */
 int campaign_finish(struct campaign *c, struct error *err);
+
+/* --backend and --calls words into o (usage errors name the valid ones). */
+int campaign_opts_modes(struct campaign_opts *o, const char *backend, const char *calls,
+			struct error *err);
 
 /* campaign_plan + campaign_check (no check on a dry run: the program need
  * not exist here). */

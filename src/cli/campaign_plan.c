@@ -306,18 +306,39 @@ static int plan_counter_groups(struct campaign *c, struct error *err)
 	return 0;
 }
 
+static int plan_requests(struct campaign *c, struct error *err)
+{
+	char *calls = NULL;
+	char *metrics = campaign_take_calls(c->o->metrics, &calls);
+	char *events = campaign_take_calls(c->o->events, &calls);
+	int rc = -1;
+
+	if (!metrics && !events && !calls)
+		metrics = xstrdup("default");
+	if (metrics && plan_portable_metrics(c, metrics, err))
+		goto out;
+	if (events && plan_native_events(c, events, err))
+		goto out;
+	if (calls && !c->o->dry_run && campaign_plan_calls(c, calls, err))
+		goto out;
+	if (calls && c->o->dry_run)
+		result_add_note(&c->res, NOTE_NOTE, NULL, NULL, "call counters (%s) are resolved "
+				"against the program when it runs", calls);
+	rc = 0;
+out:
+	free(calls);
+	free(metrics);
+	free(events);
+	return rc;
+}
+
 int campaign_plan(struct campaign *c, struct error *err)
 {
-	const char *metrics = c->o->metrics;
-
 	plan_process_metrics(c);
 	c->res.kernel_excluded = perf_kernel_excluded();
-	if (!metrics && !c->o->events)
-		metrics = "default";
-	if (metrics && plan_portable_metrics(c, metrics, err))
+	if (plan_requests(c, err) || campaign_plan_sim(c, err))
 		return -1;
-	if (c->o->events && plan_native_events(c, c->o->events, err))
-		return -1;
+	campaign_decide_native(c);
 	if (plan_counter_groups(c, err))
 		return -1;
 	if (c->res.kernel_excluded && c->nevents)

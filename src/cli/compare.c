@@ -264,6 +264,7 @@ int cmd_compare(int argc, const char **argv)
 	unsigned seed = 0, pin = (unsigned)-1, envpad = 4095;
 	int help = 0, seeded = 0, next, r;
 	char *events = NULL, *metrics = NULL;
+	const char *backend = NULL, *calls_mech = NULL;
 	struct error err;
 	const struct option opts[] = {
 		{ OPT_LIST, 'm', "metrics", &metrics, "list", "portable metrics or presets (default)" },
@@ -287,6 +288,9 @@ int cmd_compare(int argc, const char **argv)
 		{ OPT_LIST, 0, "fail-on-regression", &co.fail_on, "list", "exit 3 if one of these metrics is SLOWER in a variant" },
 		{ OPT_STRING, 'o', "output", &o->json_path, "file", "write the result as JSON ('-' = stdout)" },
 		{ OPT_STRING, 0, "csv", &o->csv_path, "file", "write every run's raw values as CSV" },
+		{ OPT_STRING, 0, "backend", &backend, "mode", "auto (default), hw, sim or sw: who serves hardware metrics" },
+		{ OPT_UINT, 0, "sim-runs", &o->sim_runs, "n", "simulated runs per variant (default 3)", 1, 1e6 },
+		{ OPT_STRING, 0, "calls", &calls_mech, "mech", "call counters by auto (default), uprobe or preload" },
 		{ OPT_STRING, 0, "uarch", &o->uarch, "name", "microarchitecture to resolve metrics for (default: this host's)" },
 		{ OPT_BOOL, 0, "dry-run", &o->dry_run, NULL, "print the counters' perf_event_attr per group, run nothing" },
 		{ OPT_BOOL, 'q', "quiet", &o->quiet, NULL, "no table" },
@@ -311,7 +315,8 @@ int cmd_compare(int argc, const char **argv)
 		error_hint(&err, "pmustat compare -- ./old -- ./new");
 		return cli_error(&err);
 	}
-	if (split_variants(&co, argc - next, argv + next, &err) ||
+	if (campaign_opts_modes(o, backend, calls_mech, &err) ||
+	    split_variants(&co, argc - next, argv + next, &err) ||
 	    check_names(&co, defaults, &err)) {
 		free_variants(&co);
 		free(events); free(metrics); free(co.fail_on);

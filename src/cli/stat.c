@@ -37,6 +37,8 @@ int cmd_stat(int argc, const char **argv)
 	unsigned seed = 0, pin = (unsigned)-1;
 	int help = 0, next, r;
 	char *events = NULL, *metrics = NULL;
+	const char *backend = NULL, *calls_mech = NULL;
+	struct error err;
 	const struct option opts[] = {
 		{ OPT_LIST, 'e', "events", &events, "list", "native events to count (pmustat list --events)" },
 		{ OPT_LIST, 'm', "metrics", &metrics, "list", "portable metrics or presets (default)" },
@@ -49,6 +51,9 @@ int cmd_stat(int argc, const char **argv)
 		{ OPT_STRING, 0, "csv", &o.csv_path, "file", "write every run's raw values as CSV" },
 		{ OPT_UINT, 0, "pin", &pin, "cpu", "run the command on this CPU only" },
 		{ OPT_UINT, 0, "seed", &seed, "n", "random seed (recorded in the result)" },
+		{ OPT_STRING, 0, "backend", &backend, "mode", "auto (default), hw, sim or sw: who serves hardware metrics" },
+		{ OPT_UINT, 0, "sim-runs", &o.sim_runs, "n", "simulated runs per variant (default 3)", 1, 1e6 },
+		{ OPT_STRING, 0, "calls", &calls_mech, "mech", "call counters by auto (default), uprobe or preload" },
 		{ OPT_STRING, 0, "uarch", &o.uarch, "name", "microarchitecture to resolve metrics for (default: this host's)" },
 		{ OPT_BOOL, 0, "dry-run", &o.dry_run, NULL, "print the counters' perf_event_attr per group, run nothing" },
 		{ OPT_BOOL, 'q', "quiet", &o.quiet, NULL, "no table" },
@@ -56,10 +61,20 @@ int cmd_stat(int argc, const char **argv)
 		{ OPT_END },
 	};
 
-	o.repeat = 10;
+	error_clear(&err);
 	r = cli_parse(argc, argv, opts, stat_usage, PARSE_OPT_STOP_AT_NON_OPTION, &next, &help);
 	if (r)
 		return r > 0 ? 0 : PMU_EXIT_USAGE;
+	if (campaign_opts_modes(&o, backend, calls_mech, &err)) {
+		free(events);
+		free(metrics);
+		return cli_error(&err);
+	}
+	/* Simulated counts barely vary: a few runs, unless -r says otherwise. */
+	if (o.repeat && !o.sim_runs)
+		o.sim_runs = o.repeat;
+	if (!o.repeat)
+		o.repeat = 10;
 	if (next >= argc) {
 		fprintf(stderr, "error: no command to measure\n"
 				"hint: give one after the options, e.g. 'pmustat stat -r 10 -- ls'\n");

@@ -135,7 +135,8 @@ static void rows(const struct result *r, const struct comparison_set *s,
 			if ((int)v == r->baseline)
 				continue;
 			row = texttable_row(t);
-			texttable_set(t, row, 0, "%s", r->metrics[m].name);
+			texttable_set(t, row, 0, "%s%s", r->metrics[m].name,
+				      r->metrics[m].source == MSRC_SIM ? " (sim)" : "");
 			if (!c) {
 				texttable_set(t, row, 1, "not counted (see notes)");
 				texttable_span(t, row);

@@ -108,6 +108,8 @@ static json_t *run_json(const struct result *r, const struct result_run *run)
 
 	if (run->status == RUN_OK || run->status == RUN_FAILED)
 		json_object_set_new(o, "exit_code", json_integer(run->exit_code));
+	if (run->simulated)
+		json_object_set_new(o, "simulated", json_true());
 	if (run->signal)
 		json_object_set_new(o, "signal", json_integer(run->signal));
 	if (run->status == RUN_EXEC_FAILED)
@@ -275,6 +277,8 @@ static void read_host(struct hostinfo *h, json_t *o)
 
 static const struct { const char *name; enum metric_source src; } backends[] = {
 	{ "clock", MSRC_CLOCK }, { "rusage", MSRC_RUSAGE }, { "derived", MSRC_FORMULA },
+	{ "uprobe", MSRC_CALLS }, { "preload", MSRC_CALLS }, { "sim", MSRC_SIM },
+	{ "region", MSRC_REGION },
 };
 
 static void read_metric(struct result *r, json_t *o)
@@ -318,6 +322,7 @@ static void read_run(struct result *r, json_t *o)
 	run->position = (int)jnum(o, "position", 0);
 	run->group = (int)jnum(o, "group", 0);
 	run->warmup = jbool(o, "warmup");
+	run->simulated = jbool(o, "simulated");
 	run->start_time = jnum(o, "start_time", 0);
 	run->env_pad = (size_t)jnum(o, "env_pad", 0);
 	if (json_is_string(json_object_get(o, "status")))

@@ -100,7 +100,8 @@ size_t result_add_variant(struct result *r, const char *name, char *const *argv)
 
 static const char *const source_backends[] = {
 	[MSRC_CLOCK] = "clock", [MSRC_RUSAGE] = "rusage", [MSRC_PERF] = "perf",
-	[MSRC_FORMULA] = "derived",
+	[MSRC_FORMULA] = "derived", [MSRC_CALLS] = "calls", [MSRC_SIM] = "sim",
+	[MSRC_REGION] = "region",
 };
 
 struct result_metric *result_add_metric(struct result *r, const char *name, const char *unit,
@@ -118,6 +119,19 @@ struct result_metric *result_add_metric(struct result *r, const char *name, cons
 	m->scale = 1.0;
 	m->available = 1;
 	m->group = -1;
+	return m;
+}
+
+struct result_metric *result_add_metric_late(struct result *r, const char *name,
+					     const char *unit, enum metric_source source)
+{
+	struct result_metric *m = result_add_metric(r, name, unit, source);
+
+	for (size_t i = 0; i < r->nruns; i++) {
+		r->runs[i].values = xrealloc(r->runs[i].values,
+					     r->nmetrics * sizeof(*r->runs[i].values));
+		memset(&r->runs[i].values[r->nmetrics - 1], 0, sizeof(*r->runs[i].values));
+	}
 	return m;
 }
 

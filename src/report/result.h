@@ -23,6 +23,9 @@ enum metric_source {
 	MSRC_RUSAGE,	/* user-time, sys-time, max-rss: wait4 */
 	MSRC_PERF,	/* a perf_event counter */
 	MSRC_FORMULA,	/* computed per run from other metrics of the same run */
+	MSRC_CALLS,	/* a call counter (backend: "uprobe" or "preload") */
+	MSRC_SIM,	/* simulated by cachegrind, in simulated runs only */
+	MSRC_REGION,	/* counted inside a marked region (libpmustat) */
 };
 
 struct result_metric {
@@ -63,6 +66,7 @@ struct result_run {
 	int variant;		/* index into variants */
 	int block, position, group;
 	int warmup;		/* 1 = not part of the statistics */
+	int simulated;		/* run under cachegrind: only MSRC_SIM values are valid */
 	double start_time;	/* seconds since the epoch (CLOCK_REALTIME) */
 	size_t env_pad;		/* bytes of environment padding */
 	enum run_status status;
@@ -125,6 +129,10 @@ size_t result_add_variant(struct result *r, const char *name, char *const *argv)
 /* Returns the new metric (zeroed but for name/unit/source, available = 1). */
 struct result_metric *result_add_metric(struct result *r, const char *name, const char *unit,
 					enum metric_source source);
+/* Add a metric after runs exist (a region seen for the first time): every
+ * earlier run gets an invalid value for it. */
+struct result_metric *result_add_metric_late(struct result *r, const char *name,
+					     const char *unit, enum metric_source source);
 /* -1 if no metric has that name. */
 int result_metric_index(const struct result *r, const char *name);
 /* Appends a run with nmetrics invalid values; returns it. */

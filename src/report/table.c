@@ -73,7 +73,7 @@ static void stat_row(struct texttable *t, const struct result *r, const struct a
 	size_t row = texttable_row(t);
 	struct unit_scale us;
 
-	texttable_set(t, row, 0, "%s", met->name);
+	texttable_set(t, row, 0, "%s%s", met->name, met->source == MSRC_SIM ? " (sim)" : "");
 	if (!met->available || !ms) {
 		texttable_set(t, row, 1, "not counted (see notes)");
 		texttable_span(t, row);

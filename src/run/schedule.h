@@ -20,6 +20,7 @@ struct sched_slot {
 	int position;		/* 0-based position within the block */
 	int group;		/* counter group for this block */
 	int warmup;
+	int sim;		/* a simulated block (set by the caller) */
 	size_t env_pad;		/* bytes of padding, same for the whole block */
 };
 

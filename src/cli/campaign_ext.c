@@ -1,0 +1,372 @@
+/*
+ * The campaign's optional measuring mechanisms beyond perf counters (part of
+ * the campaign, see campaign.h):
+ *   call counters  -e call:SYM, -m allocs/frees: one callcount_set per
+ *                  variant (programs differ), uprobe events added to the
+ *                  run's counters or the LD_PRELOAD shim's environment;
+ *   simulation     hardware metrics from cachegrind, in extra simulated
+ *                  blocks after the native ones; those runs carry only the
+ *                  simulated values (their time is valgrind's).
+ * Each says which mechanism served a metric, in the metric's backend and a
+ * note.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/perf_event.h"
+#include "cli/campaign.h"
+#include "core/strbuf.h"
+#include "run/measure.h"
+
+/* ---- splitting requests ------------------------------------------------- */
+
+/* Move call-counter items of list into *calls (comma-joined); returns the
+ * rest (caller frees both; either may be NULL). */
+char *campaign_take_calls(const char *list, char **calls)
+{
+	struct strbuf rest = STRBUF_INIT, cl = STRBUF_INIT;
+	char **items = NULL;
+	int n;
+
+	if (!list)
+		return NULL;
+	n = event_list_split(list, &items, NULL);
+	if (n < 0)
+		return xstrdup(list);	/* let the real parser report the error */
+	for (int i = 0; i < n; i++) {
+		struct strbuf *to = callcount_is_call(items[i]) ? &cl : &rest;
+
+		strbuf_addf(to, "%s%s", to->len ? "," : "", items[i]);
+	}
+	event_list_free(items);
+	if (cl.len) {
+		if (*calls) {
+			strbuf_addf(&cl, ",%s", *calls);
+			free(*calls);
+		}
+		*calls = strbuf_detach(&cl);
+	}
+	strbuf_release(&cl);
+	if (!rest.len) {
+		strbuf_release(&rest);
+		return NULL;
+	}
+	return strbuf_detach(&rest);
+}
+
+/* ---- call counters ------------------------------------------------------ */
+
+static int resolve_variant_calls(struct campaign *c, size_t v, const char *items,
+				 enum callcount_mech force, struct error *err)
+{
+	struct callcount_set *cs = &c->calls[v];
+	struct callcount_opts co = { force, &c->model, NULL, NULL };
+	char *copy = xstrdup(items), *save = NULL;
+	int rc = 0;
+
+	callcount_init(cs);
+	for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save))
+		rc = callcount_add(cs, t, err);
+	free(copy);
+	if (!rc)
+		rc = callcount_resolve(cs, &co, c->res.variants[v].argv[0], err);
+	if (rc && c->res.nvariants > 1)
+		error_prefix(err, "variant '%s'", c->res.variants[v].name);
+	return rc;
+}
+
+/* uprobe mode: the variant's probe events, probed once here so a refusal
+ * (no uprobe PMU, permissions) is known before any run. */
+static void copy_probe_events(struct campaign *c, size_t v)
+{
+	struct callcount_set *cs = &c->calls[v];
+
+	c->call_events[v] = xcalloc(cs->nprobes + 1, sizeof(struct event_spec));
+	for (size_t i = 0; i < cs->nprobes; i++)
+		callcount_event_copy(cs, i, &c->call_events[v][i]);
+}
+
+static void add_call_metrics(struct campaign *c)
+{
+	struct callcount_set *cs = &c->calls[0];
+
+	c->call_metric = xcalloc(cs->nmetrics + 1, sizeof(size_t));
+	for (size_t m = 0; m < cs->nmetrics; m++) {
+		struct result_metric *rm = result_add_metric(&c->res, cs->metrics[m].name, "calls",
+							     MSRC_CALLS);
+		char *desc = callcount_describe(cs, m);
+
+		free(rm->backend);
+		rm->backend = xstrdup(callcount_mech_name(cs->mech));
+		rm->proxy = desc;	/* what exactly is counted, for JSON */
+		result_add_note(&c->res, NOTE_NOTE, rm->name, NULL, "%s: %s", rm->name, desc);
+		c->call_metric[m] = c->res.nmetrics - 1;
+	}
+	if (cs->mech_reason)
+		result_add_note(&c->res, NOTE_NOTE, NULL, NULL, "call counters: %s",
+				cs->mech_reason);
+}
+
+int campaign_plan_calls(struct campaign *c, const char *items, struct error *err)
+{
+	size_t nv = c->res.nvariants;
+	struct error why;
+
+	c->calls = xcalloc(nv, sizeof(*c->calls));
+	c->call_events = xcalloc(nv, sizeof(*c->call_events));
+	c->ncalls = nv;
+	for (size_t v = 0; v < nv; v++)
+		/* Every variant counts the same way as the first: one metric,
+		 * one mechanism. */
+		if (resolve_variant_calls(c, v, items, v ? c->calls[0].mech : c->o->call_mech, err))
+			return -1;
+	add_call_metrics(c);
+	if (c->calls[0].mech != CALLCOUNT_UPROBE)
+		return 0;
+	for (size_t v = 0; v < nv; v++)
+		copy_probe_events(c, v);
+	error_clear(&why);
+	for (size_t i = 0; i < c->calls[0].nprobes; i++)
+		if (perf_probe(&c->call_events[0][i], &c->res.host, &why)) {
+			for (size_t m = 0; m < c->calls[0].nmetrics; m++) {
+				struct result_metric *rm = &c->res.metrics[c->call_metric[m]];
+
+				rm->available = 0;
+				rm->reason = xstrdup(why.msg);
+				rm->hint = why.hint[0] ? xstrdup(why.hint) : NULL;
+			}
+			break;
+		}
+	return 0;
+}
+
+void campaign_release_calls(struct campaign *c)
+{
+	for (size_t v = 0; v < c->ncalls; v++) {
+		for (size_t i = 0; c->call_events && c->call_events[v] &&
+				   i < c->calls[v].nprobes; i++)
+			event_spec_release(&c->call_events[v][i]);
+		if (c->call_events)
+			free(c->call_events[v]);
+		callcount_release(&c->calls[v]);
+	}
+	free(c->calls);
+	free(c->call_events);
+	free(c->call_metric);
+	c->calls = NULL;
+	c->call_events = NULL;
+	c->ncalls = 0;
+}
+
+/* Extra counters of a run (uprobe mode): how many follow the base events. */
+size_t campaign_call_events(const struct campaign *c, int variant,
+			    const struct event_spec **evs)
+{
+	if (!c->ncalls || c->calls[0].mech != CALLCOUNT_UPROBE ||
+	    !c->res.metrics[c->call_metric[0]].available)
+		return 0;
+	*evs = c->call_events[variant];
+	return c->calls[variant].nprobes;
+}
+
+static void note_incomplete(struct campaign *c, const char *why)
+{
+	if (c->calls_incomplete++ == 0)
+		result_add_note(&c->res, NOTE_WARNING, NULL, NULL,
+				"call counts of some runs are left out: %s", why);
+}
+
+/* Record a run's call counts: from the probes' readings (uprobe) or from
+ * the shim's report file (preload). */
+void campaign_record_calls(struct campaign *c, struct result_run *run,
+			   struct callcount_run *cr, const struct measure_outcome *out,
+			   size_t base)
+{
+	struct callcount_set *cs;
+	struct callcount_values v = { 0 };
+	struct error err;
+	char why[256];
+	int rc;
+
+	if (!c->ncalls || run->status == RUN_EXEC_FAILED || run->simulated)
+		return;
+	cs = &c->calls[run->variant];
+	error_clear(&err);
+	if (cs->mech == CALLCOUNT_PRELOAD) {
+		rc = callcount_run_end(cs, cr, &v, &err);
+	} else {
+		size_t k = cs->nprobes;
+		uint64_t *raw = xcalloc(k + 1, sizeof(uint64_t));
+
+		for (size_t i = 0; i < k; i++)
+			raw[i] = out->readings[base + i].value;
+		rc = callcount_uprobe_values(cs, raw, out->read_ok + base, &v, &err);
+		free(raw);
+	}
+	if (rc) {
+		note_incomplete(c, err.msg);
+	} else if (callcount_values_incomplete(&v, why, sizeof(why))) {
+		note_incomplete(c, why);
+	} else {
+		for (size_t m = 0; m < cs->nmetrics; m++) {
+			run->values[c->call_metric[m]].valid = 1;
+			run->values[c->call_metric[m]].value = v.value[m];
+		}
+	}
+	callcount_values_release(&v);
+}
+
+/* ---- simulation --------------------------------------------------------- */
+
+/* Should metric m (resolved, maybe unavailable) be simulated? */
+static int wants_sim(const struct campaign *c, const struct result_metric *m)
+{
+	if (!sim_metric_known(m->name, c->geom.ll_level))
+		return 0;
+	switch (c->o->backend) {
+	case BACKEND_SIM:
+		return 1;
+	case BACKEND_AUTO:
+		/* Only metrics the user named: simulating the implicit default
+		 * set would make every plain `stat` 20-100x slower. */
+		return !m->available && c->o->metrics != NULL && !m->hidden;
+	default:
+		return 0;
+	}
+}
+
+static void note_simulated(struct campaign *c, const struct strbuf *names)
+{
+	const char *ll = c->geom.ll_level == 2 ? "the L2 as last level"
+			 : c->geom.ll_level == 3 ? "the L3 as last level"
+						 : "valgrind's own choice of last level";
+
+	result_add_note(&c->res, NOTE_NOTE, NULL, NULL,
+			"%s: simulated by cachegrind (%s), in %u extra run%s per variant: "
+			"counts of a cache and branch-predictor model (L1i, L1d, %s), not "
+			"of this CPU, and never a time",
+			names->buf, c->o->backend == BACKEND_SIM ? "--backend sim"
+								 : "no hardware counter here",
+			c->sim_runs, c->sim_runs == 1 ? "" : "s", ll);
+}
+
+int campaign_plan_sim(struct campaign *c, struct error *err)
+{
+	struct strbuf names = STRBUF_INIT;
+	char *vg = NULL;
+	struct error none;
+
+	error_clear(&none);
+	if (c->o->backend == BACKEND_HW || c->o->backend == BACKEND_SW)
+		return 0;
+	if (sim_find_valgrind(NULL, &vg, c->o->backend == BACKEND_SIM ? err : &none)) {
+		if (c->o->backend == BACKEND_SIM)
+			return -1;
+		return 0;	/* auto without valgrind: the notes say "not counted" */
+	}
+	c->valgrind = vg;
+	c->sim_metric = xcalloc(c->res.nmetrics + 1, sizeof(size_t));
+	for (size_t i = 0; i < c->res.nmetrics; i++) {
+		struct result_metric *m = &c->res.metrics[i];
+
+		if (m->source == MSRC_CALLS || m->source == MSRC_CLOCK ||
+		    m->source == MSRC_RUSAGE || !wants_sim(c, m))
+			continue;
+		m->source = MSRC_SIM;
+		free(m->backend);
+		m->backend = xstrdup("sim");
+		m->available = 1;
+		free(m->reason);
+		free(m->hint);
+		free(m->formula);
+		m->reason = m->hint = m->formula = NULL;
+		c->sim_metric[c->nsim++] = i;
+		strbuf_addf(&names, "%s%s", names.len ? ", " : "", m->name);
+	}
+	c->sim_runs = c->o->sim_runs ? c->o->sim_runs : 3;
+	if (c->nsim)
+		note_simulated(c, &names);
+	strbuf_release(&names);
+	return 0;
+}
+
+void campaign_release_sim(struct campaign *c)
+{
+	free(c->valgrind);
+	free(c->sim_metric);
+	c->valgrind = NULL;
+	c->sim_metric = NULL;
+	c->nsim = 0;
+}
+
+void campaign_record_sim(struct campaign *c, struct result_run *run, const struct sim_run *sr)
+{
+	struct sim_counts counts;
+	struct error err;
+
+	error_clear(&err);
+	memset(&counts, 0, sizeof(counts));
+	if (run->status != RUN_OK && run->status != RUN_FAILED)
+		return;
+	if (sim_collect(sr, &counts, &err)) {
+		if (c->sim_failed++ == 0)
+			result_add_note(&c->res, NOTE_WARNING, NULL, NULL,
+					"a simulated run gave no counts: %s", err.msg);
+		return;
+	}
+	for (size_t k = 0; k < c->nsim; k++) {
+		size_t m = c->sim_metric[k];
+		double v;
+
+		if (sim_metric_value(&counts, c->res.metrics[m].name, &v) == 0) {
+			run->values[m].valid = 1;
+			run->values[m].value = v;
+		}
+	}
+}
+
+/* Is a process metric named in the -m list? */
+static int named(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = list ? strstr(list, name) : NULL; p; p = strstr(p + 1, name))
+		if ((p == list || p[-1] == ',') && (p[len] == ',' || !p[len]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Under --backend sim the program runs natively only when something needs
+ * it: a software or call metric, or a process metric named with -m. Without
+ * native runs the process metrics are not measured — time under valgrind is
+ * not the program's.
+ */
+void campaign_decide_native(struct campaign *c)
+{
+	int need = c->o->backend != BACKEND_SIM || c->o->dry_run;
+
+	for (size_t i = 0; i < c->res.nmetrics && !need; i++) {
+		const struct result_metric *m = &c->res.metrics[i];
+
+		if (m->source == MSRC_CLOCK || m->source == MSRC_RUSAGE)
+			need = named(c->o->metrics, m->name);
+		else if (m->available && !m->hidden && m->source != MSRC_SIM)
+			need = 1;
+	}
+	c->native = need;
+	if (need)
+		return;
+	for (size_t i = 0; i < c->res.nmetrics; i++) {
+		struct result_metric *m = &c->res.metrics[i];
+
+		if (m->source != MSRC_CLOCK && m->source != MSRC_RUSAGE)
+			continue;
+		m->available = 0;
+		m->reason = xstrdup("not measured: --backend sim runs the program under "
+				    "valgrind only, and time under simulation is not the "
+				    "program's");
+		m->hint = xstrdup("name it in -m to add native runs for it");
+	}
+}
