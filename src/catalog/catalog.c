@@ -279,6 +279,36 @@ void catalog_capacity(const struct catalog *cat, struct catalog_capacity *cap)
 				json_object_get(json_object_get(p, "counters"), "gp"));
 }
 
+static void cache_level(json_t *c, struct catalog_cache *out)
+{
+	out->size = (uint64_t)json_integer_value(json_object_get(c, "size"));
+	out->assoc = (unsigned)json_integer_value(json_object_get(c, "ways"));
+	out->line = (unsigned)json_integer_value(json_object_get(c, "line"));
+	out->shared = jstr(c, "shared");
+	out->note = jstr(c, "note");
+	out->source = jstr(c, "source");
+}
+
+int catalog_cache_geometry(const struct catalog *cat, struct catalog_caches *out,
+			   struct error *err)
+{
+	json_t *c = json_object_get(cat->d->u, "caches");
+
+	memset(out, 0, sizeof(*out));
+	if (!c) {
+		error_set(err, ERR_RUNTIME, "the catalogue of '%s' describes no caches",
+			  cat->requested ? cat->requested : cat->uarch);
+		return error_hint(err, "pass '--uarch NAME' for a known core, or let valgrind "
+				  "read the host's caches");
+	}
+	cache_level(json_object_get(c, "l1i"), &out->l1i);
+	cache_level(json_object_get(c, "l1d"), &out->l1d);
+	cache_level(json_object_get(c, "l2"), &out->l2);
+	cache_level(json_object_get(c, "l3"), &out->l3);
+	out->note = jstr(c, "note");
+	return 0;
+}
+
 /* ---- validation -------------------------------------------------------- */
 
 static int bad(const struct catalog *cat, struct error *err, const char *fmt, const char *a,
@@ -343,6 +373,70 @@ static int check_formula(const struct catalog *cat, const char *metric, const ch
 	return r;
 }
 
+/* A positive integer member, else 0. */
+static uint64_t jpositive(const json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) && json_integer_value(v) > 0 ?
+		(uint64_t)json_integer_value(v) : 0;
+}
+
+/* One level of "caches": whole sets of ways x line (a power of two, as
+ * every cache line is), a known sharing scope, and where it comes from. */
+static int check_cache_level(const struct catalog *cat, const char *name, json_t *c,
+			     struct error *err)
+{
+	static const char *const scopes[] = { "core", "ccx", "cluster", "socket" };
+	uint64_t size = jpositive(c, "size"), ways = jpositive(c, "ways");
+	uint64_t line = jpositive(c, "line");
+	const char *shared = jstr(c, "shared");
+	size_t k = 0;
+
+	if (!size || !ways || !line || ways > 4096 || line > 4096)
+		return bad(cat, err, "caches.%s needs 'size', 'ways' and 'line' as positive "
+			   "integers%s", name, "");
+	if ((line & (line - 1)) || size % (ways * line))
+		return bad(cat, err, "caches.%s: %s", name, "'size' is not a whole number of "
+			   "sets of 'ways' x 'line' bytes, or 'line' is not a power of two");
+	while (k < sizeof(scopes) / sizeof(scopes[0]) && (!shared || strcmp(shared, scopes[k])))
+		k++;
+	if (k == sizeof(scopes) / sizeof(scopes[0]))
+		return bad(cat, err, "caches.%s: 'shared' is '%s', not one of core, ccx, "
+			   "cluster, socket", name, shared ? shared : "");
+	if (!jstr(c, "source"))
+		return bad(cat, err, "caches.%s has no 'source'%s", name, "");
+	return 0;
+}
+
+/* "caches" is optional (generic.json has none); when there, l1i, l1d and l2
+ * are required and unknown keys are refused, so that a typo is not a level
+ * silently missing. */
+static int check_caches(const struct catalog *cat, struct error *err)
+{
+	json_t *c = json_object_get(cat->d->u, "caches"), *v;
+	const char *key;
+
+	if (!c)
+		return 0;
+	if (!json_is_object(c))
+		return bad(cat, err, "'caches' is not an object%s%s", "", "");
+	json_object_foreach(c, key, v) {
+		if (!strcmp(key, "source") || !strcmp(key, "note"))
+			continue;
+		if (strcmp(key, "l1i") && strcmp(key, "l1d") && strcmp(key, "l2") &&
+		    strcmp(key, "l3"))
+			return bad(cat, err, "caches: unknown key '%s' (levels are l1i, l1d, "
+				   "l2, l3)%s", key, "");
+		if (check_cache_level(cat, key, v, err) < 0)
+			return -1;
+	}
+	if (!json_object_get(c, "l1i") || !json_object_get(c, "l1d") ||
+	    !json_object_get(c, "l2"))
+		return bad(cat, err, "caches needs at least l1i, l1d and l2%s%s", "", "");
+	return 0;
+}
+
 static int validate(const struct catalog *cat, struct error *err)
 {
 	const char *key;
@@ -367,7 +461,7 @@ static int validate(const struct catalog *cat, struct error *err)
 		if (jstr(v, "formula") &&
 		    check_formula(cat, jstr(v, "name"), jstr(v, "formula"), 1, err) < 0)
 			return -1;
-	return 0;
+	return check_caches(cat, err);
 }
 
 /* ---- load -------------------------------------------------------------- */

@@ -188,6 +188,39 @@ struct catalog_capacity {
 /* Counter capacity of the loaded uarch's core PMU. */
 void catalog_capacity(const struct catalog *cat, struct catalog_capacity *cap);
 
+/* ---- cache geometry ---------------------------------------------------- */
+
+/*
+ * One cache level of a uarch ("caches" in data/uarch/NAME.json). Neutral on
+ * purpose: the catalogue sits below the backends, so the caller maps it onto
+ * what a backend wants (the simulator's struct cache_geometry: its LL is l3,
+ * or l2 when l3.size is 0). Checked at load: size is a whole number of sets
+ * of assoc x line bytes and line is a power of two; the set count need not
+ * be (an 11-way 24.75 MiB L3 is real).
+ */
+struct catalog_cache {
+	uint64_t size;		/* bytes; 0 = the file describes no such level */
+	unsigned assoc;		/* ways */
+	unsigned line;		/* bytes */
+	const char *shared;	/* what one instance serves: "core", "ccx", "cluster", "socket" */
+	const char *note;	/* how a SKU-dependent value was chosen, or NULL */
+	const char *source;	/* provenance */
+};
+
+struct catalog_caches {
+	struct catalog_cache l1i, l1d, l2;	/* always present */
+	struct catalog_cache l3;		/* size 0 when not described */
+	const char *note;	/* about the hierarchy as a whole, or NULL */
+};
+
+/*
+ * The cache geometry of the loaded uarch. Returns 0 with out filled (its
+ * strings live as long as cat), or -1 with out zeroed and err saying that
+ * the uarch describes none ("generic" does not: it is no particular core).
+ */
+int catalog_cache_geometry(const struct catalog *cat, struct catalog_caches *out,
+			   struct error *err);
+
 /* ---- formulas ---------------------------------------------------------- */
 
 /*

@@ -366,6 +366,7 @@ struct run_extras {
 	char **padded;			/* environment with the block's padding */
 	struct callcount_run cr;	/* preload shim: report file and env */
 	struct sim_run sim;		/* simulated run: valgrind argv, output dir */
+	struct run_regions rg;		/* region markers inside the program */
 	int have_cr, have_sim;
 	struct event_spec *events;	/* base counters + the variant's uprobes */
 	size_t *leaders;
@@ -396,6 +397,8 @@ static int extras_begin(struct campaign *c, const struct sched_slot *slot, struc
 		x->have_cr = 1;
 		spec->envp = x->cr.envp;
 	}
+	if (campaign_regions_begin(c, &x->rg, spec->envp, (char ***)&spec->envp, err))
+		return -1;
 	k = campaign_call_events(c, slot->variant, &probes);
 	if (!k)
 		return 0;
@@ -416,6 +419,10 @@ static int extras_begin(struct campaign *c, const struct sched_slot *slot, struc
 
 static void extras_end(struct run_extras *x)
 {
+	if (x->rg.active) {
+		regions_env_free(x->rg.env);
+		regions_release(&x->rg.h);
+	}
 	free_padded_env(x->padded);
 	if (x->have_cr)
 		callcount_run_release(&x->cr);
@@ -453,6 +460,8 @@ static int run_slot(struct campaign *c, const struct sched_slot *slot, struct er
 			campaign_record_sim(c, run, &x.sim);
 		else
 			campaign_record_calls(c, run, &x.cr, &out, c->nevents);
+		campaign_regions_end(c, &x.rg, (size_t)run->index);
+		run = &c->res.runs[run->index];	/* regions may have grown the values */
 		campaign_compute_formulas(c, run);
 		rc = persist_run(c, run, err);
 		if (!rc && run->status == RUN_EXEC_FAILED)

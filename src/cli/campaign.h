@@ -9,6 +9,7 @@
 #define PMU_CLI_CAMPAIGN_H
 
 #include "backend/callcount.h"
+#include "backend/regions.h"
 #include "backend/sim.h"
 #include "backend/sim_select.h"
 #include "catalog/event.h"
@@ -86,6 +87,7 @@ struct campaign {
 	int native;			/* native runs are needed */
 	unsigned native_blocks;		/* native blocks run (incl. warm-up) */
 	unsigned sim_failed;
+	unsigned regions_noted, regions_dropped;
 	struct csv_writer csv;
 	struct sigwatch sw;
 	struct spawner server;		/* forks the measured children */
@@ -122,6 +124,19 @@ int campaign_plan_sim(struct campaign *c, struct error *err);
 void campaign_decide_native(struct campaign *c);
 void campaign_release_sim(struct campaign *c);
 void campaign_record_sim(struct campaign *c, struct result_run *run, const struct sim_run *sr);
+
+/* Regions counted by libpmustat inside the program, per run. */
+#define REGIONS_MAX_EVENTS 16
+struct run_regions {
+	struct regions_handoff h;
+	char **env;
+	size_t metric[REGIONS_MAX_EVENTS];	/* result metric of each handed event */
+	size_t n;
+	int active;
+};
+int campaign_regions_begin(struct campaign *c, struct run_regions *rg, char *const *base,
+			   char ***envp, struct error *err);
+void campaign_regions_end(struct campaign *c, struct run_regions *rg, size_t run_index);
 
 /* What --dry-run prints: every counter's perf_event_attr, per group. */
 int campaign_dry_run(const struct campaign *c, struct strbuf *out);

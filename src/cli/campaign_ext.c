@@ -370,3 +370,112 @@ void campaign_decide_native(struct campaign *c)
 		m->hint = xstrdup("name it in -m to add native runs for it");
 	}
 }
+
+/* ---- regions (libpmustat markers in the measured program) ---------------- */
+
+/* The events this run counts, compacted (regions count the same group). */
+static size_t run_events(const struct campaign *c, struct event_spec *evs, size_t *lead,
+			 size_t *metric, size_t max)
+{
+	size_t n = 0, *map = xcalloc(c->nevents + 1, sizeof(size_t));
+
+	for (size_t i = 0; i < c->nevents && n < max; i++) {
+		if (c->leaders[i] == PLAN_NOT_COUNTED)
+			continue;
+		map[i] = n;
+		evs[n] = c->events[i];
+		metric[n] = c->event_metric[i];
+		lead[n] = c->leaders[i] == i ? n : map[c->leaders[i]];
+		n++;
+	}
+	free(map);
+	return n;
+}
+
+int campaign_regions_begin(struct campaign *c, struct run_regions *rg, char *const *base,
+			   char ***envp, struct error *err)
+{
+	struct event_spec evs[REGIONS_MAX_EVENTS];
+	size_t lead[REGIONS_MAX_EVENTS];
+
+	memset(rg, 0, sizeof(*rg));
+	rg->n = run_events(c, evs, lead, rg->metric, REGIONS_MAX_EVENTS);
+	if (regions_prepare(&rg->h, evs, lead, rg->n, err))
+		return -1;
+	rg->active = 1;
+	rg->env = regions_env(&rg->h, base);
+	*envp = rg->env;
+	return 0;
+}
+
+static struct result_metric *region_metric(struct campaign *c, const char *region,
+					   const char *what, const struct result_metric *like)
+{
+	char *name = regions_metric_name(region, what);
+	int i = result_metric_index(&c->res, name);
+	struct result_metric *m;
+
+	if (i >= 0) {
+		free(name);
+		return &c->res.metrics[i];
+	}
+	m = result_add_metric_late(&c->res, name, like ? like->unit : "", MSRC_REGION);
+	if (like)
+		m->scale = like->scale;
+	free(name);
+	return m;
+}
+
+static void record_region_row(struct campaign *c, struct run_regions *rg, size_t run_index,
+			      const struct region_row *row)
+{
+	struct result_metric *m = region_metric(c, row->name, "entries", NULL);
+	struct result_run *run;
+	size_t mi = (size_t)(m - c->res.metrics);
+
+	c->res.runs[run_index].values[mi].valid = 1;
+	c->res.runs[run_index].values[mi].value = (double)row->count;
+	for (size_t k = 0; k < rg->n; k++) {
+		const struct region_value *v = &row->values[k];
+
+		if (!v->valid)
+			continue;
+		/* Late metrics move the array: look everything up by index. */
+		m = region_metric(c, row->name, c->res.metrics[rg->metric[k]].name,
+				  &c->res.metrics[rg->metric[k]]);
+		mi = (size_t)(m - c->res.metrics);
+		run = &c->res.runs[run_index];
+		run->values[mi].valid = 1;
+		run->values[mi].value = (double)v->value;
+		run->values[mi].enabled = v->enabled;
+		run->values[mi].running = v->running;
+	}
+}
+
+void campaign_regions_end(struct campaign *c, struct run_regions *rg, size_t run_index)
+{
+	struct regions_result res;
+	struct error err;
+
+	if (!rg->active)
+		return;
+	error_clear(&err);
+	memset(&res, 0, sizeof(res));
+	if (regions_collect(&rg->h, &res, &err) == 0) {
+		for (size_t i = 0; i < res.nrows; i++)
+			record_region_row(c, rg, run_index, &res.rows[i]);
+		if (res.problem && c->regions_noted++ == 0)
+			result_add_note(&c->res, NOTE_WARNING, NULL, res.problem_hint,
+					"regions: %s", res.problem);
+		if (res.dropped && c->regions_dropped++ == 0)
+			result_add_note(&c->res, NOTE_WARNING, NULL, NULL, "regions: %llu entries "
+					"of regions past the library's limit were not counted",
+					(unsigned long long)res.dropped);
+	} else if (c->regions_noted++ == 0) {
+		result_add_note(&c->res, NOTE_WARNING, NULL, err.hint, "regions: %s", err.msg);
+	}
+	regions_result_release(&res);
+	regions_env_free(rg->env);
+	regions_release(&rg->h);
+	rg->active = 0;
+}

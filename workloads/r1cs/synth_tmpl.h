@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <pmustat.h>
+
 #include "fr.h"
 #include "gadget.h"
 #include "heap.h"
