@@ -97,6 +97,7 @@ install: all
 		$(DESTDIR)$(PREFIX)/libexec/pmustat
 	install -m 755 $(PMUSTAT) $(DESTDIR)$(PREFIX)/bin/pmustat
 	install -m 755 $(SPAWNER) $(DESTDIR)$(PREFIX)/libexec/pmustat/pmustat-spawner
+	install -m 755 $(BUILD)/r1cs-synth $(DESTDIR)$(PREFIX)/libexec/pmustat/r1cs-synth
 	install -m 644 docs/pmustat.1 $(DESTDIR)$(PREFIX)/share/man/man1/pmustat.1
 
 clean:

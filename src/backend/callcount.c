@@ -29,6 +29,7 @@
 
 #include "backend/callcount_abi.h"
 #include "backend/perf_event.h"
+#include "core/selfpath.h"
 #include "core/strbuf.h"
 #include "core/suggest.h"
 #include "host/elf.h"
@@ -922,39 +923,16 @@ int callcount_values_incomplete(const struct callcount_values *v, char *why, siz
 
 int callcount_shim_path(char **out, struct error *err)
 {
-	static const char *const rel[] = { "/libpmustat-count.so",
-					   "/../lib/pmustat/libpmustat-count.so" };
 	const char *env = getenv("PMUSTAT_COUNT_LIB");
-	char exe[PATH_MAX];
-	ssize_t n;
-	char *slash;
-	struct strbuf sb = STRBUF_INIT;
 
+	*out = selfpath_find("PMUSTAT_COUNT_LIB", "libpmustat-count.so", R_OK);
+	if (*out)
+		return 0;
 	if (env && *env) {
-		if (!access(env, R_OK)) {
-			*out = xstrdup(env);
-			return 0;
-		}
 		error_set(err, ERR_RUNTIME, "cannot read '%s' (PMUSTAT_COUNT_LIB): %s", env,
 			  strerror(errno));
 		return error_hint(err, "point PMUSTAT_COUNT_LIB at libpmustat-count.so");
 	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash)
-			*slash = '\0';
-		for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
-			strbuf_reset(&sb);
-			strbuf_addf(&sb, "%s%s", exe, rel[i]);
-			if (!access(sb.buf, R_OK)) {
-				*out = strbuf_detach(&sb);
-				return 0;
-			}
-		}
-	}
-	strbuf_release(&sb);
 	error_set(err, ERR_RUNTIME, "cannot find libpmustat-count.so next to pmustat or in "
 		  "../lib/pmustat/");
 	return error_hint(err, "build it with 'make', or set PMUSTAT_COUNT_LIB to its path");

@@ -368,10 +368,28 @@ struct run_extras {
 	struct sim_run sim;		/* simulated run: valgrind argv, output dir */
 	struct run_regions rg;		/* region markers inside the program */
 	int have_cr, have_sim;
+	char **sim_argv;		/* command + --sim-args words (owned array) */
+	char *sim_words;		/* the words' storage */
 	struct event_spec *events;	/* base counters + the variant's uprobes */
 	size_t *leaders;
 	size_t nevents;
 };
+
+/* argv followed by the blank-separated words of extra (--sim-args). */
+static char **with_sim_args(char *const *argv, const char *extra, char **storage)
+{
+	size_t n = 0, k = 0;
+	char **out, *save = NULL;
+
+	while (argv[n])
+		n++;
+	*storage = xstrdup(extra);
+	out = xcalloc(n + strlen(extra) / 2 + 2, sizeof(char *));
+	memcpy(out, argv, n * sizeof(char *));
+	for (char *w = strtok_r(*storage, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+		out[n + k++] = w;
+	return out;
+}
 
 static int extras_begin(struct campaign *c, const struct sched_slot *slot, struct run_extras *x,
 			struct measure_spec *spec, struct error *err)
@@ -384,6 +402,9 @@ static int extras_begin(struct campaign *c, const struct sched_slot *slot, struc
 	spec->envp = x->padded;
 	if (slot->sim) {
 		/* Under valgrind: no counters, no call counting, no regions. */
+		if (c->o->sim_args)
+			spec->argv = x->sim_argv = with_sim_args(spec->argv, c->o->sim_args,
+								 &x->sim_words);
 		if (sim_prepare(&x->sim, c->valgrind, &c->geom, spec->argv, err))
 			return -1;
 		x->have_sim = 1;
@@ -419,6 +440,8 @@ static int extras_begin(struct campaign *c, const struct sched_slot *slot, struc
 
 static void extras_end(struct run_extras *x)
 {
+	free(x->sim_argv);
+	free(x->sim_words);
 	if (x->rg.active) {
 		regions_env_free(x->rg.env);
 		regions_release(&x->rg.h);

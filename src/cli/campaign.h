@@ -54,6 +54,8 @@ struct campaign_opts {
 	const char *done_reason;	/* stop reason when every block ran (NULL: "all runs done") */
 	enum backend_mode backend;	/* --backend: auto, hw, sim, sw */
 	unsigned sim_runs;		/* simulated blocks (0: 3) */
+	const char *sim_args;		/* words appended to each command in simulated
+					 * runs (a smaller input), or NULL */
 	enum callcount_mech call_mech;	/* call counters: auto, uprobe, preload */
 };
 

@@ -243,12 +243,14 @@ static void note_simulated(struct campaign *c, const struct strbuf *names)
 						 : "valgrind's own choice of last level";
 
 	result_add_note(&c->res, NOTE_NOTE, NULL, NULL,
-			"%s: simulated by cachegrind (%s), in %u extra run%s per variant: "
+			"%s: simulated by cachegrind (%s), in %u extra run%s per variant%s%s%s: "
 			"counts of a cache and branch-predictor model (L1i, L1d, %s), not "
 			"of this CPU, and never a time",
 			names->buf, c->o->backend == BACKEND_SIM ? "--backend sim"
 								 : "no hardware counter here",
-			c->sim_runs, c->sim_runs == 1 ? "" : "s", ll);
+			c->sim_runs, c->sim_runs == 1 ? "" : "s",
+			c->o->sim_args ? " with '" : "", c->o->sim_args ? c->o->sim_args : "",
+			c->o->sim_args ? "' appended" : "", ll);
 }
 
 int campaign_plan_sim(struct campaign *c, struct error *err)

@@ -290,6 +290,7 @@ int cmd_compare(int argc, const char **argv)
 		{ OPT_STRING, 0, "csv", &o->csv_path, "file", "write every run's raw values as CSV" },
 		{ OPT_STRING, 0, "backend", &backend, "mode", "auto (default), hw, sim or sw: who serves hardware metrics" },
 		{ OPT_UINT, 0, "sim-runs", &o->sim_runs, "n", "simulated runs per variant (default 3)", 1, 1e6 },
+		{ OPT_STRING, 0, "sim-args", &o->sim_args, "words", "append these arguments in simulated runs (e.g. a smaller input)" },
 		{ OPT_STRING, 0, "calls", &calls_mech, "mech", "call counters by auto (default), uprobe or preload" },
 		{ OPT_STRING, 0, "uarch", &o->uarch, "name", "microarchitecture to resolve metrics for (default: this host's)" },
 		{ OPT_BOOL, 0, "dry-run", &o->dry_run, NULL, "print the counters' perf_event_attr per group, run nothing" },

@@ -31,8 +31,9 @@ static int attr(const char *dir, const char *name, char **out, struct error *err
 	return r;
 }
 
-/* "32K", "1024K" (what the kernel prints), "16M", or plain bytes. */
-static int parse_size(const char *text, uint64_t *v)
+/* A decimal number; with suffixes, also "32K", "1024K" (what the kernel
+ * prints for size), "16M" or "1G". */
+static int parse_num(const char *text, int suffixes, uint64_t *v)
 {
 	uint64_t mul = 1;
 	char *end;
@@ -43,11 +44,11 @@ static int parse_size(const char *text, uint64_t *v)
 	*v = strtoull(text, &end, 10);
 	if (errno)
 		return -1;
-	if (*end == 'K' || *end == 'k')
+	if (suffixes && (*end == 'K' || *end == 'k'))
 		mul = 1ull << 10;
-	else if (*end == 'M' || *end == 'm')
+	else if (suffixes && (*end == 'M' || *end == 'm'))
 		mul = 1ull << 20;
-	else if (*end == 'G' || *end == 'g')
+	else if (suffixes && (*end == 'G' || *end == 'g'))
 		mul = 1ull << 30;
 	if (mul > 1)
 		end++;
@@ -66,7 +67,7 @@ static int attr_num(const char *dir, const char *name, uint64_t *v, struct error
 	*v = 0;
 	if (r)
 		return r < 0 ? -1 : 0;
-	if (parse_size(text, v) < 0 || (strcmp(name, "size") && text[strlen(text) - 1] > '9'))
+	if (parse_num(text, !strcmp(name, "size"), v) < 0)
 		r = error_set(err, ERR_RUNTIME, "cannot parse '%s/%s': '%s' is not a %s", dir,
 			      name, text, strcmp(name, "size") ? "number" : "size");
 	free(text);

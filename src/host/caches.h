@@ -1,6 +1,6 @@
 /*
  * The host's cache geometry as the kernel describes it:
- * <sysfs>/devices/system/cpu/cpu0/cache/index*/ with level, type (Data,
+ * <sysfs>/devices/system/cpu/cpu0/cache/index<N>/ with level, type (Data,
  * Instruction, Unified), size ("32K"), ways_of_associativity and
  * coherency_line_size (Documentation/ABI/testing/sysfs-devices-system-cpu).
  * The simulation backend wants it to model "this machine" when it cannot

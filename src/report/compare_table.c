@@ -102,8 +102,11 @@ static void ratio_cells(struct texttable *t, size_t row, const struct comparison
 		return;
 	}
 	texttable_set(t, row, 4, "%.4f", c->ratio);
-	if (c->method == CMP_EXACT)
+	if (c->method == CMP_EXACT && c->ci_lo == c->ci_hi)
 		texttable_set(t, row, 5, "exact (same in every block)");
+	else if (c->method == CMP_EXACT)
+		texttable_set(t, row, 5, "exact, range [%.4f, %.4f]%s", c->ci_lo, c->ci_hi,
+			      c->exact_varies ? " (varies!)" : "");
 	else if (isfinite(c->ci_lo) && isfinite(c->ci_hi))
 		texttable_set(t, row, 5, "[%.4f, %.4f]", c->ci_lo, c->ci_hi);
 	else
@@ -157,8 +160,15 @@ static void comparison_notes(const struct result *r, const struct comparison_set
 {
 	int held = 0;
 
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; i < s->n; i++) {
 		held |= s->c[i].held_by_holm;
+		if (s->c[i].exact_varies)
+			strbuf_addf(out, "  - warning: %s of %s is a count that should not vary, "
+				    "but its ratio ranged over [%.4f, %.4f]: check for "
+				    "nondeterminism in the program\n",
+				    r->metrics[s->c[i].metric].name,
+				    r->variants[s->c[i].variant].name, s->c[i].ci_lo, s->c[i].ci_hi);
+	}
 	if (s->blocks_complete < s->blocks_total)
 		strbuf_addf(out, "  - %zu of %zu blocks dropped: a variant did not finish "
 			    "cleanly in them (-i)\n", s->blocks_total - s->blocks_complete,

@@ -144,6 +144,35 @@ static void compare_unpaired(struct comparison *c, const double *a, size_t na, c
 	c->half_log = isfinite(u.ci_lo) && u.ci_lo > 0 ? log(u.ci_hi / u.ci_lo) / 2 : NAN;
 }
 
+/* Counts that are exact by construction: simulated counts of a model, and
+ * call counts. Only their tiny run-to-run wobble (layout, environment) is
+ * left, so they are compared directly (STATS.md (b), "exact" metrics): the
+ * interval is the range of the per-block ratios, and a spread wider than
+ * EXACT_SPREAD is reported rather than silently averaged. */
+#define EXACT_SPREAD 0.001
+
+static int exact_kind(const struct result_metric *m)
+{
+	return m->source == MSRC_SIM || m->source == MSRC_CALLS;
+}
+
+static void compare_exact(struct comparison *c, const double *a, const double *b, size_t n)
+{
+	double lo = INFINITY, hi = -INFINITY;
+
+	for (size_t i = 0; i < n; i++) {
+		double q = b[i] / a[i];
+
+		lo = fmin(lo, q);
+		hi = fmax(hi, q);
+	}
+	c->method = CMP_EXACT;
+	c->ratio = c->mean_b / c->mean_a;
+	c->ci_lo = fmin(lo, c->ratio);
+	c->ci_hi = fmax(hi, c->ratio);
+	c->exact_varies = c->ci_hi / c->ci_lo - 1 > EXACT_SPREAD;
+}
+
 static void compare_one(const struct result *r, const struct layout *l, struct comparison *c)
 {
 	size_t cap = (size_t)l->nblocks + 1;
@@ -156,6 +185,9 @@ static void compare_one(const struct result *r, const struct layout *l, struct c
 	if (n == 0) {
 		c->method = CMP_NONE;
 		c->why = "no complete blocks with usable values";
+	} else if (exact_kind(&r->metrics[c->metric]) && all_positive(a, n) &&
+		   all_positive(b, n)) {
+		compare_exact(c, a, b, n);
 	} else if (all_positive(a, n) && all_positive(b, n)) {
 		compare_paired(r, c, a, b, n);
 	} else if (c->mean_a == 0 && c->mean_b == 0) {
@@ -312,6 +344,7 @@ json_t *comparisons_json(const struct result *r)
 		json_object_set_new(o, "hodges_lehmann_ratio", num(c->hl_ratio));
 		json_object_set_new(o, "held_by_holm", json_boolean(c->held_by_holm));
 		json_object_set_new(o, "sequential", json_boolean(c->sequential));
+		json_object_set_new(o, "exact_varies", json_boolean(c->exact_varies));
 		if (c->why)
 			json_object_set_new(o, "why", json_string(c->why));
 		json_array_append_new(arr, o);

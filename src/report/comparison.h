@@ -24,7 +24,9 @@
 enum cmp_method {
 	CMP_PAIRED,	/* paired log-ratio, t interval, signed-rank p */
 	CMP_UNPAIRED,	/* ratio of means, Fieller interval, Mann-Whitney p */
-	CMP_EXACT,	/* the same ratio in every block: no sampling error */
+	CMP_EXACT,	/* a count exact by nature (simulated, calls) or the same
+			 * ratio in every block: compared directly, the interval
+			 * is the range of the blocks' ratios */
 	CMP_NONE,	/* no comparison possible; why says why */
 };
 
@@ -44,6 +46,7 @@ struct comparison {
 	enum stats_verdict verdict;
 	int held_by_holm;		/* CI alone said SLOWER/FASTER/changed */
 	int sequential;			/* interval is an always-valid confidence sequence */
+	int exact_varies;		/* an exact-kind count varied more than expected */
 	const char *why;		/* CMP_NONE: reason (static string) */
 };
 

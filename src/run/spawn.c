@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/selfpath.h"
 #include "core/strbuf.h"
 #include "run/spawn_proto.h"
 
@@ -27,35 +28,6 @@ uint64_t clock_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* pmustat-spawner beside our own binary, or in the installed libexec dir. */
-static char *find_spawner_program(void)
-{
-	const char *env = getenv("PMUSTAT_SPAWNER");
-	char self[4096], *slash;
-	ssize_t n;
-	struct strbuf sb = STRBUF_INIT;
-
-	if (env && *env)
-		return access(env, X_OK) == 0 ? xstrdup(env) : NULL;
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0)
-		return NULL;
-	self[n] = '\0';
-	slash = strrchr(self, '/');
-	if (!slash)
-		return NULL;
-	*slash = '\0';
-	strbuf_addf(&sb, "%s/pmustat-spawner", self);
-	if (access(sb.buf, X_OK) == 0)
-		return strbuf_detach(&sb);
-	strbuf_reset(&sb);
-	strbuf_addf(&sb, "%s/../libexec/pmustat/pmustat-spawner", self);
-	if (access(sb.buf, X_OK) == 0)
-		return strbuf_detach(&sb);
-	strbuf_release(&sb);
-	return NULL;
 }
 
 static void exec_spawner(const char *prog, int fd)
@@ -73,7 +45,7 @@ static void exec_spawner(const char *prog, int fd)
 
 int spawner_start(struct spawner *s, struct error *err)
 {
-	char *prog = find_spawner_program();
+	char *prog = selfpath_find("PMUSTAT_SPAWNER", "pmustat-spawner", X_OK);
 	int sv[2];
 
 	s->pid = 0;
