@@ -684,8 +684,25 @@ static int setuid_like(const char *path)
 	return getxattr(path, "security.capability", NULL, 0) > 0;
 }
 
+/* Does the program load a sanitizer runtime (libasan, libtsan, ...)? */
+static int sanitized(const struct objects *o)
+{
+	static const char *const rt[] = { "libasan.so", "libtsan.so", "libhwasan.so",
+					  "liblsan.so", "libmsan.so" };
+
+	for (size_t i = 0; i < o->n; i++) {
+		const char *base = strrchr(o->paths[i], '/');
+
+		base = base ? base + 1 : o->paths[i];
+		for (size_t k = 0; k < ARRAY_SIZE(rt); k++)
+			if (!strncmp(base, rt[k], strlen(rt[k])))
+				return 1;
+	}
+	return 0;
+}
+
 /* NULL when the shim can count everything asked, else why not. */
-static char *preload_unusable(const struct callcount_set *s)
+static char *preload_unusable(const struct callcount_set *s, const struct objects *o)
 {
 	struct strbuf why = STRBUF_INIT;
 
@@ -694,6 +711,9 @@ static char *preload_unusable(const struct callcount_set *s)
 	if (setuid_like(s->program))
 		return xstrdup("it is setuid, setgid or has file capabilities, and the loader "
 			       "then ignores LD_PRELOAD");
+	if (sanitized(o))
+		return xstrdup("it is built with a sanitizer, whose runtime must be the first "
+			       "library loaded and which takes the allocation functions itself");
 	for (size_t i = 0; i < s->nprobes; i++) {
 		if (s->probes[i].slot >= 0)
 			continue;
@@ -764,7 +784,7 @@ static int use_uprobes(struct callcount_set *s, const struct callcount_opts *o,
 static int choose_mech(struct callcount_set *s, const struct callcount_opts *o,
 		       struct objects *objs, struct error *err)
 {
-	char *no_preload = preload_unusable(s), *no_uprobe = NULL;
+	char *no_preload = preload_unusable(s, objs), *no_uprobe = NULL;
 	int rc = -1;
 
 	if (o->force != CALLCOUNT_UPROBE && !no_preload) {

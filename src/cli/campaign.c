@@ -427,9 +427,11 @@ static int extras_begin(struct campaign *c, const struct sched_slot *slot, struc
 	x->nevents = c->nevents + k;
 	x->events = xcalloc(x->nevents, sizeof(*x->events));
 	x->leaders = xcalloc(x->nevents, sizeof(size_t));
-	memcpy(x->events, c->events, c->nevents * sizeof(*x->events));
+	if (c->nevents) {
+		memcpy(x->events, c->events, c->nevents * sizeof(*x->events));
+		memcpy(x->leaders, c->leaders, c->nevents * sizeof(size_t));
+	}
 	memcpy(x->events + c->nevents, probes, k * sizeof(*x->events));
-	memcpy(x->leaders, c->leaders, c->nevents * sizeof(size_t));
 	for (size_t i = c->nevents; i < x->nevents; i++)
 		x->leaders[i] = i;
 	spec->events = x->events;

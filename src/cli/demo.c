@@ -37,7 +37,7 @@ static const struct demo_variant variants[] = {
 
 struct demo_opts {
 	const char *variants, *out, *max_time, *blocks, *seed;
-	unsigned labels, sim_labels;
+	unsigned labels, sim_labels, sha_blocks;
 	int no_sim, help;
 };
 
@@ -77,8 +77,8 @@ static int build_compare_argv(const struct demo_opts *d, const char *synth, stru
 	if (d->no_sim)
 		strbuf_adds(words, "--backend\nhw\n");
 	else
-		strbuf_addf(words, "--sim-runs\n2\n--sim-args\n--labels %u --blocks 2\n",
-			    d->sim_labels);
+		strbuf_addf(words, "--sim-runs\n2\n--sim-args\n--labels %u --blocks %u\n",
+			    d->sim_labels, d->sha_blocks < 2 ? d->sha_blocks : 2);
 	for (char *t = strtok_r(list, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
 		const struct demo_variant *v = find_variant(t, err);
 
@@ -86,8 +86,9 @@ static int build_compare_argv(const struct demo_opts *d, const char *synth, stru
 			rc = -1;
 			break;
 		}
-		strbuf_addf(words, "-n\n%s\n--\n%s\n--storage\n%s\n--style\n%s\n--labels\n%u\n",
-			    v->name, synth, v->storage, v->style, d->labels);
+		strbuf_addf(words, "-n\n%s\n--\n%s\n--storage\n%s\n--style\n%s\n--labels\n%u\n"
+			    "--blocks\n%u\n", v->name, synth, v->storage, v->style, d->labels,
+			    d->sha_blocks);
 		nv++;
 	}
 	free(list);
@@ -100,14 +101,14 @@ static int build_compare_argv(const struct demo_opts *d, const char *synth, stru
 
 /* Constraints per run: one unmeasured run of the baseline, read from its
  * output ("rows: N"); it doubles as a first warm-up of the page cache. */
-static double count_rows(const char *synth, unsigned labels)
+static double count_rows(const char *synth, const struct demo_opts *d)
 {
 	struct strbuf cmd = STRBUF_INIT;
 	char line[256];
 	double rows = NAN;
 	FILE *p;
 
-	strbuf_addf(&cmd, "'%s' --labels %u", synth, labels);
+	strbuf_addf(&cmd, "'%s' --labels %u --blocks %u", synth, d->labels, d->sha_blocks);
 	p = popen(cmd.buf, "r");
 	strbuf_release(&cmd);
 	if (!p)
@@ -194,10 +195,11 @@ static void reading(const struct result *r, double rows)
 int cmd_demo(int argc, const char **argv)
 {
 	struct demo_opts d = { "vec,sv2,pool-inplace,csr", "demo-result.json", "100", NULL,
-			       NULL, 2, 1, 0, 0 };
+			       NULL, 2, 1, 20, 0, 0 };
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "variants", &d.variants, "list", "workload variants, baseline first (default vec,sv2,pool-inplace,csr)" },
 		{ OPT_UINT, 0, "labels", &d.labels, "n", "workload size: labels per run (default 2, about 1M constraints)", 1, 64 },
+		{ OPT_UINT, 0, "sha-blocks", &d.sha_blocks, "n", "SHA-256 compressions per label (default 20)", 1, 1000 },
 		{ OPT_UINT, 0, "sim-labels", &d.sim_labels, "n", "size of the simulated runs (default 1, 2 blocks)", 1, 64 },
 		{ OPT_BOOL, 0, "no-sim", &d.no_sim, NULL, "no simulated counters (hardware or nothing)" },
 		{ OPT_STRING, 0, "max-time", &d.max_time, "s", "time budget of the measured runs (default 100)" },
@@ -233,7 +235,7 @@ int cmd_demo(int argc, const char **argv)
 	printf("pmustat demo: R1CS constraint synthesis (workloads/r1cs), LinearCombination "
 	       "storage variants %s\n", d.variants);
 	fflush(stdout);
-	rows = count_rows(synth, d.labels);
+	rows = count_rows(synth, &d);
 	cargv = xcalloc(words.len + 1, sizeof(char *));
 	for (char *p = words.buf, *nl; *p; p = nl + 1) {
 		nl = strchr(p, '\n');

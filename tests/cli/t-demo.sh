@@ -1,0 +1,22 @@
+# pmustat demo at a tiny size: the compare table, the plain reading, the
+# saved result; and its bad input.
+. "$TESTLIB"
+
+run_pm 0 demo --labels 1 --sha-blocks 1 --blocks 3 --seed 5 --no-sim --variants vec,pool-inplace -o d.json
+expect_in out "pmustat compare: 2 variants, 3 blocks"
+expect_in out "Reading (each variant against vec):"
+expect_in out "pool-inplace:"
+expect_in out "allocations per constraint vs"
+expect_in out "result written to d.json"
+expect_eq "$(jv d.json variants.0.name)" vec "baseline"
+expect_eq "$(jv d.json variants.1.name)" pool-inplace "variant"
+# the workload's own heap model: pool+inplace allocates far less than vec
+jv d.json comparisons | grep -q '"metric":"allocs"' || fail "allocs compared"
+run_pm 0 report d.json
+expect_in out "allocs"
+
+run_pm 2 demo --variants vec,sv3
+expect_in err "unknown demo variant 'sv3'"
+expect_in err "did you mean"
+run_pm 2 demo --variants vec
+expect_in err "at least two variants"
