@@ -17,6 +17,7 @@
 #include "backend/perf_event.h"
 #include "cli/campaign.h"
 #include "core/strbuf.h"
+#include "host/caches.h"
 #include "run/measure.h"
 
 /* ---- splitting requests ------------------------------------------------- */
@@ -224,13 +225,15 @@ static int wants_sim(const struct campaign *c, const struct result_metric *m)
 {
 	if (!sim_metric_known(m->name, c->geom.ll_level))
 		return 0;
+	if (m->hidden)
+		return 0;	/* an input: the simulation yields ratios directly */
 	switch (c->o->backend) {
 	case BACKEND_SIM:
 		return 1;
 	case BACKEND_AUTO:
 		/* Only metrics the user named: simulating the implicit default
 		 * set would make every plain `stat` 20-100x slower. */
-		return !m->available && c->o->metrics != NULL && !m->hidden;
+		return !m->available && c->o->metrics != NULL;
 	default:
 		return 0;
 	}
@@ -240,7 +243,7 @@ static void note_simulated(struct campaign *c, const struct strbuf *names)
 {
 	const char *ll = c->geom.ll_level == 2 ? "the L2 as last level"
 			 : c->geom.ll_level == 3 ? "the L3 as last level"
-						 : "valgrind's own choice of last level";
+						 : "a last level of valgrind's choosing";
 
 	result_add_note(&c->res, NOTE_NOTE, NULL, NULL,
 			"%s: simulated by cachegrind (%s), in %u extra run%s per variant%s%s%s: "
@@ -253,9 +256,86 @@ static void note_simulated(struct campaign *c, const struct strbuf *names)
 			c->o->sim_args ? "' appended" : "", ll);
 }
 
+static void level_from_catalog(struct cache_level *l, const struct catalog_cache *cc)
+{
+	l->size = cc->size;
+	l->assoc = cc->assoc;
+	l->line = cc->line;
+}
+
+static void level_from_host(struct cache_level *l, const struct host_cache *hc)
+{
+	l->size = hc->size;
+	l->assoc = hc->assoc;
+	l->line = hc->line;
+}
+
+/* The caches to simulate: --uarch's from the catalogue; else this host's
+ * from sysfs, else its uarch's from the catalogue. Returns a phrase saying
+ * where they came from, or NULL (valgrind's own guess). */
+static const char *choose_geometry(struct campaign *c)
+{
+	struct catalog_caches cc;
+	struct host_caches hc;
+	struct error e;
+	int have_cat = c->have_cat && catalog_cache_geometry(&c->cat.cat, &cc, &e) == 0;
+
+	error_clear(&e);
+	if (have_cat && c->o->uarch) {
+		level_from_catalog(&c->geom.l1i, &cc.l1i);
+		level_from_catalog(&c->geom.l1d, &cc.l1d);
+		level_from_catalog(&c->geom.ll, cc.l3.size ? &cc.l3 : &cc.l2);
+		c->geom.ll_level = cc.l3.size ? 3 : 2;
+		return "the catalogue's for --uarch";
+	}
+	if (host_cache_geometry(NULL, &hc, &e) == 0 && hc.l1d.size && hc.l1i.size) {
+		level_from_host(&c->geom.l1i, &hc.l1i);
+		level_from_host(&c->geom.l1d, &hc.l1d);
+		level_from_host(&c->geom.ll, hc.l3.size ? &hc.l3 : &hc.l2);
+		c->geom.ll_level = hc.l3.size ? 3 : 2;
+		return "this host's, from sysfs";
+	}
+	if (have_cat) {
+		level_from_catalog(&c->geom.l1i, &cc.l1i);
+		level_from_catalog(&c->geom.l1d, &cc.l1d);
+		level_from_catalog(&c->geom.ll, cc.l3.size ? &cc.l3 : &cc.l2);
+		c->geom.ll_level = cc.l3.size ? 3 : 2;
+		return "the catalogue's for this host's uarch";
+	}
+	return NULL;
+}
+
+static void note_geometry(struct campaign *c, const char *from)
+{
+	struct cache_level *lv[] = { &c->geom.l1i, &c->geom.l1d, &c->geom.ll };
+	const char *names[] = { "L1i", "L1d", "LL" };
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!from) {
+		result_add_note(&c->res, NOTE_WARNING, NULL,
+				"name a uarch to simulate its caches, e.g. '--uarch zen4'",
+				"simulated caches: neither this host (no sysfs cache description) "
+				"nor the catalogue (uarch '%s') describes them, so valgrind guesses "
+				"from CPUID, which a VM may report oddly",
+				c->have_cat ? c->cat.cat.uarch : "?");
+		return;
+	}
+	for (size_t i = 0; i < 3; i++) {
+		int fitted = sim_level_fit(lv[i]);
+
+		strbuf_addf(&sb, "%s%s %llu KiB %u-way %u B%s", i ? ", " : "", names[i],
+			    (unsigned long long)(lv[i]->size / 1024), lv[i]->assoc, lv[i]->line,
+			    fitted == 1 ? " (ways adjusted to a power-of-two set count)" : "");
+	}
+	result_add_note(&c->res, NOTE_NOTE, NULL, NULL, "simulated caches (%s): %s", from,
+			sb.buf);
+	strbuf_release(&sb);
+}
+
 int campaign_plan_sim(struct campaign *c, struct error *err)
 {
 	struct strbuf names = STRBUF_INIT;
+	const char *geometry_from;
 	char *vg = NULL;
 	struct error none;
 
@@ -268,6 +348,7 @@ int campaign_plan_sim(struct campaign *c, struct error *err)
 		return 0;	/* auto without valgrind: the notes say "not counted" */
 	}
 	c->valgrind = vg;
+	geometry_from = choose_geometry(c);
 	c->sim_metric = xcalloc(c->res.nmetrics + 1, sizeof(size_t));
 	for (size_t i = 0; i < c->res.nmetrics; i++) {
 		struct result_metric *m = &c->res.metrics[i];
@@ -284,11 +365,20 @@ int campaign_plan_sim(struct campaign *c, struct error *err)
 		free(m->formula);
 		m->reason = m->hint = m->formula = NULL;
 		c->sim_metric[c->nsim++] = i;
+		/* How the hardware would have counted it no longer applies. */
+		result_drop_notes(&c->res, m->name);
 		strbuf_addf(&names, "%s%s", names.len ? ", " : "", m->name);
 	}
 	c->sim_runs = c->o->sim_runs ? c->o->sim_runs : 3;
-	if (c->nsim)
+	/* Under --backend sim the hidden inputs of simulated ratios are not
+	 * counted by hardware either: their fallback notes do not apply. */
+	for (size_t i = 0; c->o->backend == BACKEND_SIM && i < c->res.nmetrics; i++)
+		if (c->res.metrics[i].hidden)
+			result_drop_notes(&c->res, c->res.metrics[i].name);
+	if (c->nsim) {
 		note_simulated(c, &names);
+		note_geometry(c, geometry_from);
+	}
 	strbuf_release(&names);
 	return 0;
 }

@@ -262,3 +262,21 @@ int result_merge(struct result *dst, const struct result *src, const char *src_n
 	dst->complete &= src->complete;
 	return 0;
 }
+
+void result_drop_notes(struct result *r, const char *metric)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < r->nnotes; i++) {
+		struct result_note *n = &r->notes[i];
+
+		if (n->metric && !strcmp(n->metric, metric)) {
+			free(n->metric);
+			free(n->text);
+			free(n->hint);
+			continue;
+		}
+		r->notes[k++] = *n;
+	}
+	r->nnotes = k;
+}

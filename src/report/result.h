@@ -148,6 +148,9 @@ void result_add_note(struct result *r, enum note_level level, const char *metric
 int result_merge(struct result *dst, const struct result *src, const char *src_name,
 		 struct error *err);
 
+/* Remove the notes about metric (they no longer apply). */
+void result_drop_notes(struct result *r, const char *metric);
+
 /* Words for statuses ("ok", "failed", "signal", "timeout", "interrupted", "exec-failed"). */
 const char *run_status_name(enum run_status s);
 int run_status_parse(const char *s, enum run_status *out);
