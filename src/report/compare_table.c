@@ -20,8 +20,12 @@ static void header(const struct result *r, const struct comparison_set *s, struc
 		warm += r->runs[i].warmup && r->runs[i].position == 0;
 	strbuf_addf(out, "\n pmustat compare: %zu variants, %zu blocks", r->nvariants,
 		    s->blocks_total);
-	if (warm)
+	if (warm && s->blocks_simulated)
+		strbuf_addf(out, " (+%zu warm-up, +%zu simulated)", warm, s->blocks_simulated);
+	else if (warm)
 		strbuf_addf(out, " (+%zu warm-up)", warm);
+	else if (s->blocks_simulated)
+		strbuf_addf(out, " (+%zu simulated)", s->blocks_simulated);
 	strbuf_addf(out, ", seed %llu\n", (unsigned long long)r->seed);
 	if (r->stop_reason)
 		strbuf_addf(out, " stopped: %s\n", r->stop_reason);

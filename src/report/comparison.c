@@ -254,15 +254,20 @@ void comparisons_compute(const struct result *r, struct comparison_set *out)
 	layout_build(r, &l);
 	out->c = xcalloc(r->nmetrics * r->nvariants + 1, sizeof(*out->c));
 	for (int b = 0; b < l.nblocks; b++) {
-		int measured = 0;
+		int measured = 0, sim = 0;
 
 		for (size_t v = 0; v < r->nvariants; v++) {
 			int i = l.run_at[(size_t)b * r->nvariants + v];
 
 			measured |= i >= 0 && !r->runs[i].warmup;
+			sim |= i >= 0 && r->runs[i].simulated;
+		}
+		if (sim) {
+			out->blocks_simulated++;
+			continue;
 		}
 		out->blocks_total += measured;
-		out->blocks_complete += l.complete[b] != 0;
+		out->blocks_complete += measured && l.complete[b] != 0;
 	}
 	for (size_t v = 0; v < r->nvariants; v++) {
 		if ((int)v == r->baseline)

@@ -55,6 +55,7 @@ struct comparison_set {
 	size_t n;
 	size_t blocks_total;		/* measured blocks (warm-up excluded) */
 	size_t blocks_complete;		/* every variant ran OK in it */
+	size_t blocks_simulated;	/* blocks run under cachegrind (not in the two above) */
 };
 
 void comparisons_compute(const struct result *r, struct comparison_set *out);
