@@ -89,8 +89,11 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	$(PMUSTAT) demo
 
+# Benchmarks, not tests: each prints ratios against baselines run side by side.
 bench: all
 	@sh bench/run.sh $(abspath $(PMUSTAT))
+	@sh bench/compare-rules.sh $(abspath $(INTERNAL))
+	@sh bench/regions.sh $(abspath $(BUILD))
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
