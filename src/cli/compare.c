@@ -13,6 +13,7 @@
 #include "cli/campaign.h"
 #include "cli/cli.h"
 #include "core/suggest.h"
+#include "host/elf.h"
 #include "report/compare_table.h"
 #include "report/comparison.h"
 #include "stats/stop.h"
@@ -219,6 +220,31 @@ static int check_fail_list(const struct campaign *c, const char *list, struct er
 	return rc;
 }
 
+/* STATS.md (e): ASLR varies the layout of position-independent code only. */
+static void note_not_pie(struct campaign *c)
+{
+	for (size_t v = 0; v < c->res.nvariants; v++) {
+		struct error err;
+		struct elf_file f;
+		char *path;
+
+		error_clear(&err);
+		path = execpath_resolve(c->res.variants[v].argv[0], &err);
+		if (!path || elf_open(&f, path, &err)) {
+			free(path);
+			continue;	/* a script or no ELF: nothing to say */
+		}
+		if (f.eh->e_type == ET_EXEC)
+			result_add_note(&c->res, NOTE_WARNING, NULL,
+					"build it with -fPIE -pie (the default of Debian's gcc)",
+					"variant '%s': '%s' is not a position-independent executable: "
+					"ASLR cannot move its code, so one link layout may bias the "
+					"comparison", c->res.variants[v].name, path);
+		elf_close(&f);
+		free(path);
+	}
+}
+
 static int run_compare(struct compare_opts *co)
 {
 	struct campaign c;
@@ -240,6 +266,7 @@ static int run_compare(struct compare_opts *co)
 	c.res.cs_rho = co->min_blocks;
 	if (campaign_prepare(&c, &err) || (co->fail_on && check_fail_list(&c, co->fail_on, &err)))
 		goto fail;
+	note_not_pie(&c);
 	if (c.res.host.aslr >= 0 && c.res.host.aslr != 2)
 		result_add_note(&c.res, NOTE_WARNING, NULL,
 				"sysctl kernel.randomize_va_space=2",

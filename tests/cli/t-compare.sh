@@ -95,3 +95,13 @@ wait $pid
 expect_eq "$?" 130 "exit code after SIGTERM"
 expect_eq "$(jv t.json interrupted)" true "interrupted"
 expect_in out "interrupted by SIGTERM"
+
+# Layout bias: a non-PIE program is said to be one (STATS.md (e)).
+if command -v cc >/dev/null; then
+	printf 'int main(void) { return 0; }\n' >np.c
+	if cc -no-pie -o np np.c 2>/dev/null; then
+		run_pm 0 compare --blocks 2 -q -o np.json -- ./np -- true
+		jv np.json notes | grep -q "is not a position-independent executable" ||
+			fail "non-PIE warning"
+	fi
+fi
