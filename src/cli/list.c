@@ -13,6 +13,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "backend/callcount.h"
+#include "backend/sim.h"
 #include "catalog/catalog.h"
 #include "catalog/select.h"
 #include "cli/cli.h"
@@ -20,12 +22,29 @@
 
 static const char list_usage[] = "pmustat list [--uarch U] [--json] [--events [FILTER]]";
 
+/* Can cachegrind stand in for this metric here (named with -m, or
+ * --backend sim)? Checked once: is valgrind installed? */
+static int simulable_here(const struct resolved_metric *m)
+{
+	static int valgrind = -1;
+
+	if (valgrind < 0) {
+		char *path = NULL;
+
+		valgrind = sim_find_valgrind(NULL, &path, NULL) == 0;
+		free(path);
+	}
+	return valgrind && sim_metric_known(m->name, 3);
+}
+
 static const char *status_of(const struct resolved_metric *m)
 {
+	if (callcount_is_call(m->name))
+		return "calls";
 	if (m->kind == MK_PROCESS)
 		return m->available ? "always" : "no";
 	if (!m->available)
-		return "no";
+		return simulable_here(m) ? "sim" : "no";
 	return m->proxy ? "proxy" : "yes";
 }
 
@@ -117,8 +136,14 @@ static int list_metrics_text(const struct catalog_host *h, const struct resoluti
 		texttable_set(&t, row, 0, "%s", m->name);
 		texttable_set(&t, row, 1, "%s", status_of(m));
 		texttable_set(&t, row, 2, "%s", sb.len ? sb.buf : "");
-		if (m->available && m->proxy)
+		if (callcount_is_call(m->name))
+			texttable_set(&t, row, 3, "counted by the LD_PRELOAD shim, or uprobes for "
+				      "static programs (see README)");
+		else if (m->available && m->proxy)
 			texttable_set(&t, row, 3, "proxy: %s", m->proxy);
+		else if (!m->available && m->reason && simulable_here(m))
+			texttable_set(&t, row, 3, "simulated by cachegrind when named with -m: %s",
+				      m->reason);
 		else if (!m->available && m->reason)
 			texttable_set(&t, row, 3, "%s", m->reason);
 		strbuf_release(&sb);
