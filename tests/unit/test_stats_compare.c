@@ -9,33 +9,14 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "numcheck.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/error.h"
 #include "stats/compare.h"
-
-static void near_rel(double got, double want, double tol, const char *what)
-{
-	double err = fabs(got - want) / fmax(fabs(want), 1e-300);
-
-	if (!(err <= tol))
-		fail_msg("%s: got %.17g, want %.17g (rel err %.3g > %.3g)",
-			 what, got, want, err, tol);
-}
-
-/* STATS.md values to half a unit of their last printed decimal. */
-static void near_printed(double got, double want, int decimals, const char *what)
-{
-	double tol = 0.5 * pow(10.0, -decimals) * (1.0 + 1e-9);
-
-	if (!(fabs(got - want) <= tol))
-		fail_msg("%s: got %.17g, want %.*f (to %d decimals)",
-			 what, got, decimals, want, decimals);
-}
-
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static const double t5_a[] = { 1.00, 1.02, 0.99, 1.01, 1.03 };
 static const double t5_b[] = { 1.03, 1.04, 1.02, 1.05, 1.05 };

@@ -9,31 +9,14 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "numcheck.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "core/error.h"
 #include "stats/counter.h"
-
-static void near_rel(double got, double want, double tol, const char *what)
-{
-	double err = fabs(got - want) / fmax(fabs(want), 1e-300);
-
-	if (!(err <= tol))
-		fail_msg("%s: got %.17g, want %.17g (rel err %.3g > %.3g)",
-			 what, got, want, err, tol);
-}
-
-/* STATS.md values to half a unit of their last printed decimal. */
-static void near_printed(double got, double want, int decimals, const char *what)
-{
-	double tol = 0.5 * pow(10.0, -decimals) * (1.0 + 1e-9);
-
-	if (!(fabs(got - want) <= tol))
-		fail_msg("%s: got %.17g, want %.*f (to %d decimals)",
-			 what, got, decimals, want, decimals);
-}
 
 static const double ins[] = { 1000e6, 1010e6, 990e6, 1005e6, 995e6 };
 static const double cyc[] = { 800e6, 820e6, 790e6, 810e6, 780e6 };

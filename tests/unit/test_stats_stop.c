@@ -9,19 +9,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "numcheck.h"
+
 #include <math.h>
 #include <stdio.h>
 
 #include "stats/stop.h"
-
-static void near_rel(double got, double want, double tol, const char *what)
-{
-	double err = fabs(got - want) / fmax(fabs(want), 1e-300);
-
-	if (!(err <= tol))
-		fail_msg("%s: got %.17g, want %.17g (rel err %.3g > %.3g)",
-			 what, got, want, err, tol);
-}
 
 static void test_halfwidth_t5(void **state)
 {

@@ -9,6 +9,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "numcheck.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,30 +18,6 @@
 #include "core/error.h"
 #include "stats/sample.h"
 #include "stats/summary.h"
-
-static void near_rel(double got, double want, double tol, const char *what)
-{
-	double err = fabs(got - want) / fmax(fabs(want), 1e-300);
-
-	if (!(err <= tol))
-		fail_msg("%s: got %.17g, want %.17g (rel err %.3g > %.3g)",
-			 what, got, want, err, tol);
-}
-
-/*
- * STATS.md prints its references rounded (se 0.168325082 has 9 significant
- * digits, so 1e-9 relative is finer than the printed value): those are
- * checked to half a unit of the last printed decimal, and the same
- * quantities are checked at 1e-12 relative against 40-digit mpmath values.
- */
-static void near_printed(double got, double want, int decimals, const char *what)
-{
-	double tol = 0.5 * pow(10.0, -decimals) * (1.0 + 1e-9);
-
-	if (!(fabs(got - want) <= tol))
-		fail_msg("%s: got %.17g, want %.*f (to %d decimals)",
-			 what, got, decimals, want, decimals);
-}
 
 static const double t1[] = { 10, 11, 12, 13, 14, 15, 16, 17, 18, 100 };
 

@@ -10,37 +10,13 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "numcheck.h"
+
 #include <math.h>
 #include <stdio.h>
 
 #include "core/error.h"
 #include "stats/tests.h"
-
-static void near_rel(double got, double want, double tol, const char *what)
-{
-	double err = fabs(got - want) / fmax(fabs(want), 1e-300);
-
-	if (!(err <= tol))
-		fail_msg("%s: got %.17g, want %.17g (rel err %.3g > %.3g)",
-			 what, got, want, err, tol);
-}
-
-/*
- * STATS.md prints its references rounded (se 0.168325082 has 9 significant
- * digits, so 1e-9 relative is finer than the printed value): those are
- * checked to half a unit of the last printed decimal, and the same
- * quantities are checked at 1e-12 relative against 40-digit mpmath values.
- */
-static void near_printed(double got, double want, int decimals, const char *what)
-{
-	double tol = 0.5 * pow(10.0, -decimals) * (1.0 + 1e-9);
-
-	if (!(fabs(got - want) <= tol))
-		fail_msg("%s: got %.17g, want %.*f (to %d decimals)",
-			 what, got, decimals, want, decimals);
-}
-
-#define N(a) (sizeof(a) / sizeof((a)[0]))
 
 static void test_welch_t2(void **state)
 {
