@@ -500,30 +500,31 @@ int campaign_regions_begin(struct campaign *c, struct run_regions *rg, char *con
 	return 0;
 }
 
-static struct result_metric *region_metric(struct campaign *c, const char *region,
-					   const char *what, const struct result_metric *like)
+/* The metric region:what, created on first sight with the unit and scale of
+ * the whole-run metric like (by index: adding a metric moves the array). */
+static size_t region_metric(struct campaign *c, const char *region, const char *what, int like)
 {
 	char *name = regions_metric_name(region, what);
 	int i = result_metric_index(&c->res, name);
+	char *unit = xstrdup(like >= 0 ? c->res.metrics[like].unit : "");
+	double scale = like >= 0 ? c->res.metrics[like].scale : 1.0;
 	struct result_metric *m;
 
-	if (i >= 0) {
-		free(name);
-		return &c->res.metrics[i];
+	if (i < 0) {
+		m = result_add_metric_late(&c->res, name, unit, MSRC_REGION);
+		m->scale = scale;
+		i = (int)c->res.nmetrics - 1;
 	}
-	m = result_add_metric_late(&c->res, name, like ? like->unit : "", MSRC_REGION);
-	if (like)
-		m->scale = like->scale;
+	free(unit);
 	free(name);
-	return m;
+	return (size_t)i;
 }
 
 static void record_region_row(struct campaign *c, struct run_regions *rg, size_t run_index,
 			      const struct region_row *row)
 {
-	struct result_metric *m = region_metric(c, row->name, "entries", NULL);
+	size_t mi = region_metric(c, row->name, "entries", -1);
 	struct result_run *run;
-	size_t mi = (size_t)(m - c->res.metrics);
 
 	c->res.runs[run_index].values[mi].valid = 1;
 	c->res.runs[run_index].values[mi].value = (double)row->count;
@@ -532,10 +533,11 @@ static void record_region_row(struct campaign *c, struct run_regions *rg, size_t
 
 		if (!v->valid)
 			continue;
-		/* Late metrics move the array: look everything up by index. */
-		m = region_metric(c, row->name, c->res.metrics[rg->metric[k]].name,
-				  &c->res.metrics[rg->metric[k]]);
-		mi = (size_t)(m - c->res.metrics);
+		/* Late metrics move the arrays: look everything up by index. */
+		char *event = xstrdup(c->res.metrics[rg->metric[k]].name);
+
+		mi = region_metric(c, row->name, event, (int)rg->metric[k]);
+		free(event);
 		run = &c->res.runs[run_index];
 		run->values[mi].valid = 1;
 		run->values[mi].value = (double)v->value;
