@@ -349,9 +349,15 @@ static int persist_run(struct campaign *c, const struct result_run *run, struct 
 
 static void progress(const struct campaign *c, size_t done, size_t total, const char *extra)
 {
+	double left;
+
 	if (c->o->quiet || !isatty(STDERR_FILENO))
 		return;
 	fprintf(stderr, "\r\033[Kpmustat: run %zu/%zu%s%s", done, total, *extra ? ", " : "", extra);
+	if (c->o->max_time_s > 0) {
+		left = c->o->max_time_s - (double)(clock_now_ns() - c->t0) / 1e9;
+		fprintf(stderr, ", at most %.0f s left", left > 0 ? left : 0);
+	}
 	fflush(stderr);
 }
 
@@ -631,6 +637,7 @@ int campaign_run(struct campaign *c, struct error *err)
 
 	if (sigwatch_init(&c->sw, err))
 		return -1;
+	c->t0 = clock_now_ns();
 	schedule_init(&sched, c->o->seed, (int)c->res.nvariants,
 		      (int)(c->plan.ngroups ? c->plan.ngroups : 1), c->o->warmup,
 		      c->o->env_pad_max, c->o->shuffle);

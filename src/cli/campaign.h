@@ -88,6 +88,7 @@ struct campaign {
 	unsigned sim_runs;		/* simulated blocks to run */
 	int native;			/* native runs are needed */
 	unsigned native_blocks;		/* native blocks run (incl. warm-up) */
+	uint64_t t0;			/* CLOCK_MONOTONIC ns when the runs began */
 	unsigned sim_failed;
 	unsigned regions_noted, regions_dropped;
 	struct csv_writer csv;
