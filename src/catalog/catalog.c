@@ -109,33 +109,54 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/*
- * Every uarch name: file names plus each file's "also" aliases. Reading
- * every file is a few milliseconds and keeps the alias list in the data.
- */
+/* data/uarch-aliases.json (or PMUSTAT_DATA_DIR's copy), or NULL. */
+static json_t *load_aliases(void)
+{
+	const char *dir = getenv("PMUSTAT_DATA_DIR");
+	json_error_t je;
+
+	if (dir && *dir) {
+		struct strbuf path = STRBUF_INIT;
+		json_t *root;
+
+		strbuf_addf(&path, "%s/uarch-aliases.json", dir);
+		root = json_load_file(path.buf, 0, &je);
+		strbuf_release(&path);
+		return root;
+	} else {
+		size_t len;
+		const char *text = embed_find("data/uarch-aliases.json", &len);
+
+		return text ? json_loadb(text, len, 0, &je) : NULL;
+	}
+}
+
+/* Every uarch name: the file names, then the aliases of the index file;
+ * canon gets the file each name loads. */
 static char **all_names(char ***canon)
 {
 	char **files = file_names(), **out = NULL, **to = NULL;
 	size_t n = 0, alloc = 0;
+	json_t *aliases = load_aliases(), *v;
+	const char *key;
 
 	for (size_t i = 0; files[i]; i++) {
-		json_t *root = load_file(files[i], NULL), *also;
-		size_t k;
-		json_t *v;
-
 		ALLOC_GROW(out, n + 2, alloc);
 		to = xrealloc(to, alloc * sizeof(*to));
 		out[n] = xstrdup(files[i]);
 		to[n++] = xstrdup(files[i]);
-		also = root ? json_object_get(root, "also") : NULL;
-		json_array_foreach(also, k, v) {
-			ALLOC_GROW(out, n + 2, alloc);
-			to = xrealloc(to, alloc * sizeof(*to));
-			out[n] = xstrdup(json_string_value(v));
-			to[n++] = xstrdup(files[i]);
-		}
-		json_decref(root);
 	}
+	json_object_foreach(json_object_get(aliases, "aliases"), key, v) {
+		const char *file = jstr(v, "uarch");
+
+		if (!file)
+			continue;
+		ALLOC_GROW(out, n + 2, alloc);
+		to = xrealloc(to, alloc * sizeof(*to));
+		out[n] = xstrdup(key);
+		to[n++] = xstrdup(file);
+	}
+	json_decref(aliases);
 	free_names(files);
 	if (!out) {
 		out = xcalloc(1, sizeof(*out));
@@ -491,26 +512,48 @@ static int unknown_uarch(const char *name, struct error *err)
 	return -1;
 }
 
+/* Does uarch name a file of its own (no alias lookup needed)? */
+static int has_file(const char *uarch)
+{
+	char **files = file_names();
+	int found = 0;
+
+	for (size_t i = 0; files[i] && !found; i++)
+		found = !strcmp(files[i], uarch);
+	free_names(files);
+	return found;
+}
+
+/* The canonical (file) name of uarch, or NULL. Aliases live inside the
+ * files, so only a name without a file of its own costs reading them all. */
+static char *canonical_name(const char *uarch)
+{
+	char **canon, **names;
+	char *file = NULL;
+
+	if (has_file(uarch))
+		return xstrdup(uarch);
+	names = all_names(&canon);
+	for (size_t i = 0; names[i] && !file; i++)
+		if (!strcmp(names[i], uarch))
+			file = xstrdup(canon[i]);
+	free_names(names);
+	free_names(canon);
+	return file;
+}
+
 int catalog_load(struct catalog *cat, const char *uarch, struct error *err)
 {
-	char **canon, **names = all_names(&canon);
-	const char *file = NULL;
+	char *file;
 
 	memset(cat, 0, sizeof(*cat));
 	if (!uarch || !*uarch)
 		uarch = "generic";
-	for (size_t i = 0; names[i] && !file; i++)
-		if (!strcmp(names[i], uarch))
-			file = canon[i];
-	if (!file) {
-		free_names(names);
-		free_names(canon);
+	file = canonical_name(uarch);
+	if (!file)
 		return unknown_uarch(uarch, err);
-	}
-	cat->uarch = xstrdup(file);
+	cat->uarch = file;
 	cat->requested = strcmp(file, uarch) ? xstrdup(uarch) : NULL;
-	free_names(names);
-	free_names(canon);
 	cat->d = xcalloc(1, sizeof(*cat->d));
 	cat->d->g = load_file("generic", err);
 	if (!cat->d->g)
