@@ -17,7 +17,9 @@ SAN     ?=
 VERSION := 0.1.0
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -DPMUSTAT_VERSION=\"$(VERSION)\" -g $(OPT) -Wall -Wextra -Werror \
 	-Wno-missing-field-initializers -Wno-format-truncation -Isrc -Iinclude $(SAN)
-LDLIBS_BASE := -lpfm -ljansson -lm
+# libpfm4 is dlopen()ed by pmustat on first use (src/catalog/libpfm.h);
+# only the unit tests, which call it directly, link it.
+LDLIBS_BASE := -ljansson -lm -ldl
 CFLAGS  ?=
 LDFLAGS ?=
 
@@ -61,7 +63,7 @@ $(PMUSTAT): $(CLI_OBJ) $(INTERNAL)
 
 $(BUILD)/tests/%: tests/unit/%.c $(INTERNAL)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(LDFLAGS) -MMD -MP -o $@ $< $(INTERNAL) -lcmocka $(LDLIBS_BASE)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(LDFLAGS) -MMD -MP -o $@ $< $(INTERNAL) -lcmocka -lpfm $(LDLIBS_BASE)
 
 # Small programs the CLI tests run (jsonq reads JSON, busy burns CPU, ...).
 # Built without $(SAN): they are what gets measured, not code under test,

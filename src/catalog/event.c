@@ -10,11 +10,11 @@
  * (include/uapi/linux/perf_event.h); the spellings and aliases follow perf
  * (tools/perf/util/parse-events.c, evsel.c), so command lines carry over.
  */
+#include "catalog/libpfm.h"
 #include "catalog/event.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <perfmon/pfmlib_perf_event.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -281,7 +281,7 @@ static void cands_add_aliases(struct cands *c, const struct sysfs_model *m)
 
 /*
  * libpfm4 keeps its tables in process-global state set up by
- * pfm_initialize(), which returns its first result on every later call, so
+ * lpfm_initialize(), which returns its first result on every later call, so
  * calling it before each use is cheap and needs no state of ours. Note that
  * LIBPFM_FORCE_PMU is read by the first call only, and pfm_terminate() does
  * not deactivate PMUs (observed with libpfm 4.13): a process gets one
@@ -289,7 +289,7 @@ static void cands_add_aliases(struct cands *c, const struct sysfs_model *m)
  */
 static int libpfm_ready(void)
 {
-	return pfm_initialize() == PFM_SUCCESS;
+	return lpfm_initialize() == PFM_SUCCESS;
 }
 
 /* Names of the CPU-specific libpfm4 events active here (not perf::). */
@@ -304,15 +304,15 @@ static void cands_add_libpfm(struct cands *c)
 
 		memset(&pinfo, 0, sizeof(pinfo));
 		pinfo.size = sizeof(pinfo);
-		if (pfm_get_pmu_info((pfm_pmu_t)pmu, &pinfo) != PFM_SUCCESS ||
+		if (lpfm_get_pmu_info((pfm_pmu_t)pmu, &pinfo) != PFM_SUCCESS ||
 		    !pinfo.is_present || pinfo.type == PFM_PMU_TYPE_OS_GENERIC)
 			continue;
-		for (idx = pinfo.first_event; idx != -1; idx = pfm_get_event_next(idx)) {
+		for (idx = pinfo.first_event; idx != -1; idx = lpfm_get_event_next(idx)) {
 			pfm_event_info_t info;
 
 			memset(&info, 0, sizeof(info));
 			info.size = sizeof(info);
-			if (pfm_get_event_info(idx, PFM_OS_NONE, &info) == PFM_SUCCESS)
+			if (lpfm_get_event_info(idx, PFM_OS_NONE, &info) == PFM_SUCCESS)
 				cands_add(c, info.name, info.name);
 		}
 	}
@@ -748,8 +748,8 @@ static const char *libpfm_pmu_name(const struct sysfs_model *m, __u32 type, int 
 	memset(&pinfo, 0, sizeof(pinfo));
 	info.size = sizeof(info);
 	pinfo.size = sizeof(pinfo);
-	if (pfm_get_event_info(idx, PFM_OS_NONE, &info) == PFM_SUCCESS &&
-	    pfm_get_pmu_info(info.pmu, &pinfo) == PFM_SUCCESS)
+	if (lpfm_get_event_info(idx, PFM_OS_NONE, &info) == PFM_SUCCESS &&
+	    lpfm_get_pmu_info(info.pmu, &pinfo) == PFM_SUCCESS)
 		return pinfo.name;
 	return "cpu";
 }
@@ -769,7 +769,7 @@ static int parse_libpfm(const struct sysfs_model *m, const char *str,
 	arg.size = sizeof(arg);
 	/* Count every privilege level unless the string says otherwise, as
 	 * the kernel's generic events do. */
-	r = pfm_get_os_event_encoding(str, PFM_PLM0 | PFM_PLM3 | PFM_PLMH,
+	r = lpfm_get_os_event_encoding(str, PFM_PLM0 | PFM_PLM3 | PFM_PLMH,
 				      PFM_OS_PERF_EVENT_EXT, &arg);
 	ev->attr.size = sizeof(ev->attr);
 	if (r == PFM_ERR_NOTFOUND)
@@ -778,7 +778,7 @@ static int parse_libpfm(const struct sysfs_model *m, const char *str,
 		char *word = event_word(str);
 
 		error_set(err, ERR_USAGE, "cannot encode libpfm4 event '%s': %s", str,
-			  pfm_strerror(r));
+			  lpfm_strerror(r));
 		error_hint(err, "check its unit masks and modifiers with 'pmustat explain %s'",
 			   word);
 		free(word);

@@ -7,7 +7,6 @@
  */
 #include <ctype.h>
 #include <jansson.h>
-#include <perfmon/pfmlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 
 #include "backend/callcount.h"
 #include "backend/sim.h"
+#include "catalog/libpfm.h"
 #include "catalog/catalog.h"
 #include "catalog/select.h"
 #include "cli/cli.h"
@@ -208,21 +208,21 @@ static int list_events(const struct catalog_host *h, const struct resolution *r,
 					h->model.pmus[p].name, "sysfs", strbuf_detach(&sb));
 			strbuf_release(&sb);
 		}
-	if (pfm_initialize() == PFM_SUCCESS)
+	if (lpfm_initialize() == PFM_SUCCESS)
 		for (int p = PFM_PMU_NONE; p < PFM_PMU_MAX; p++) {
 			pfm_pmu_info_t pi;
 
 			memset(&pi, 0, sizeof(pi));
 			pi.size = sizeof(pi);
-			if (pfm_get_pmu_info((pfm_pmu_t)p, &pi) != PFM_SUCCESS || !pi.is_present ||
+			if (lpfm_get_pmu_info((pfm_pmu_t)p, &pi) != PFM_SUCCESS || !pi.is_present ||
 			    pi.type == PFM_PMU_TYPE_OS_GENERIC)
 				continue;
-			for (int e = pi.first_event; e != -1; e = pfm_get_event_next(e)) {
+			for (int e = pi.first_event; e != -1; e = lpfm_get_event_next(e)) {
 				pfm_event_info_t ei;
 
 				memset(&ei, 0, sizeof(ei));
 				ei.size = sizeof(ei);
-				if (pfm_get_event_info(e, PFM_OS_NONE, &ei) == PFM_SUCCESS &&
+				if (lpfm_get_event_info(e, PFM_OS_NONE, &ei) == PFM_SUCCESS &&
 				    matches(ei.name, filter))
 					add_row(&rows, &n, &alloc, ei.name, pi.name, "libpfm4",
 						xstrdup(ei.desc ? ei.desc : ""));
