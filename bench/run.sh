@@ -41,10 +41,15 @@ if [ $have_perf = 1 ]; then
 	awk -v a="$pm" -v b="$pf" 'BEGIN { printf "  ratio pmustat/perf    %8.2f (target <= 1)\n", a / b }'
 fi
 
-echo "one-shot wall time of 'stat -- /bin/true', $ONESHOT rounds (median):"
-for r in $(seq "$ONESHOT"); do
-	timeit "$PMUSTAT" stat -q -r 1 -- /bin/true >>"$tmp/pm1"
-	[ $have_perf = 1 ] && timeit perf stat -- /bin/true >>"$tmp/perf1"
+echo "one-shot wall time of 'stat -- /bin/true' (batches of $ONESHOT, $ROUNDS rounds, median ms per call):"
+pm_bin=$PMUSTAT
+for r in $(seq "$ROUNDS"); do
+	t=$(timeit "$tmp/forkloop" "$ONESHOT" "$pm_bin" stat -q -r 1 -- /bin/true)
+	echo "$(( t / ONESHOT ))" >>"$tmp/pm1"
+	if [ $have_perf = 1 ]; then
+		t=$(timeit "$tmp/forkloop" "$ONESHOT" "$(command -v perf)" stat -o /dev/null -- /bin/true)
+		echo "$(( t / ONESHOT ))" >>"$tmp/perf1"
+	fi
 done
 a=$(median <"$tmp/pm1")
 printf '  pmustat stat          %8.2f ms\n' "$(echo "$a" | awk '{print $1/1e6}')"
