@@ -23,3 +23,16 @@ jv() { "$BUILD/jsonq" "$@"; }
 expect_eq() { [ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"; }
 # has_pmu NAME: does this host expose sysfs PMU NAME?
 has_pmu() { [ -e "/sys/bus/event_source/devices/$1" ]; }
+# doctor_check FILE ID FIELD: a field of the check with this id in doctor's JSON
+doctor_check() {
+	n=$(jv "$1" checks.#) || fail "no checks in $1"
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		if [ "$(jv "$1" checks.$i.id)" = "$2" ]; then
+			jv "$1" "checks.$i.$3"
+			return
+		fi
+		i=$((i + 1))
+	done
+	fail "no check '$2' in $1"
+}

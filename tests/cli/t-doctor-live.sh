@@ -3,19 +3,6 @@
 # PMU-less development VMs and on a machine with a hardware PMU alike.
 . "$TESTLIB"
 
-# check FILE ID FIELD: a field of the check with this id in doctor's JSON
-check() {
-	n=$(jv "$1" checks.#) || fail "no checks in $1"
-	i=0
-	while [ "$i" -lt "$n" ]; do
-		if [ "$(jv "$1" checks.$i.id)" = "$2" ]; then
-			jv "$1" "checks.$i.$3"
-			return
-		fi
-		i=$((i + 1))
-	done
-	fail "no check '$2' in $1"
-}
 
 unset PMUSTAT_SYSFS_ROOT PMUSTAT_PROC_ROOT PMUSTAT_CPU PMUSTAT_UARCH
 run_pm 0 doctor
@@ -29,43 +16,43 @@ expect_eq "$(head -1 text)" "$(jv d.json verdict.text)" "text and JSON verdicts"
 expect_eq "$(jv d.json cpu.source)" "$(case $(uname -m) in x86_64) echo cpuid;; *) jv d.json cpu.source;; esac)" "cpu source"
 
 # Software events always work outside a sandbox, and the probe says so.
-expect_eq "$(check d.json perf_event_open status)" ok "perf_event_open"
-expect_eq "$(check d.json perf_event_open tried)" tried "perf_event_open tried"
-check d.json perf_event_open probe | grep -q "task-clock.*: ok" || fail "task-clock probe"
+expect_eq "$(doctor_check d.json perf_event_open status)" ok "perf_event_open"
+expect_eq "$(doctor_check d.json perf_event_open tried)" tried "perf_event_open tried"
+doctor_check d.json perf_event_open probe | grep -q "task-clock.*: ok" || fail "task-clock probe"
 case "$(jv d.json verdict.available)" in *'"software events"'*) ;; *) fail "software events not available";; esac
 
 # The core PMU check agrees with sysfs and was tried with 'cycles'.
-expect_eq "$(check d.json core_pmu tried)" tried "core_pmu tried"
-check d.json core_pmu probe | grep -q "'cycles'" || fail "cycles probe"
+expect_eq "$(doctor_check d.json core_pmu tried)" tried "core_pmu tried"
+doctor_check d.json core_pmu probe | grep -q "'cycles'" || fail "cycles probe"
 if has_pmu cpu || has_pmu cpu_core || ls /sys/bus/event_source/devices | grep -q '^armv[89]_'; then
-	[ "$(check d.json core_pmu status)" != unavailable ] || fail "core PMU present but unavailable"
+	[ "$(doctor_check d.json core_pmu status)" != unavailable ] || fail "core PMU present but unavailable"
 else
-	expect_eq "$(check d.json core_pmu status)" unavailable "core_pmu without a PMU"
+	expect_eq "$(doctor_check d.json core_pmu status)" unavailable "core_pmu without a PMU"
 	expect_eq "$(jv d.json verdict.hardware_counters)" unavailable "verdict"
 	if grep -qw hypervisor /proc/cpuinfo; then
-		check d.json core_pmu summary | grep -q "virtual machine without a virtual PMU" ||
+		doctor_check d.json core_pmu summary | grep -q "virtual machine without a virtual PMU" ||
 			fail "VM cause"
-		check d.json core_pmu remedy | grep -q "pmu=on" || fail "vPMU remedy"
+		doctor_check d.json core_pmu remedy | grep -q "pmu=on" || fail "vPMU remedy"
 		expect_eq "$(jv d.json virtualization.virtual_machine)" true "VM"
 		expect_in text "virtual machine without a virtual PMU"
 	fi
-	expect_eq "$(check d.json rdpmc status)" unavailable "rdpmc without a PMU"
+	expect_eq "$(doctor_check d.json rdpmc status)" unavailable "rdpmc without a PMU"
 fi
 # msr/tsc/ is really opened where the msr PMU exists.
 if [ -e /sys/bus/event_source/devices/msr/events/tsc ]; then
-	expect_eq "$(check d.json msr status)" ok "msr/tsc"
-	check d.json msr probe | grep -q "'msr/tsc/' on this process: ok" || fail "msr probe"
+	expect_eq "$(doctor_check d.json msr status)" ok "msr/tsc"
+	doctor_check d.json msr probe | grep -q "'msr/tsc/' on this process: ok" || fail "msr probe"
 fi
 # uprobes: tried on our own code; root here means it opens.
 if [ "$(id -u)" = 0 ] && has_pmu uprobe; then
-	expect_eq "$(check d.json uprobes status)" ok "uprobes as root"
-	check d.json uprobes probe | grep -q "uprobe on pmustat's own code.*: ok" || fail "uprobe probe"
+	expect_eq "$(doctor_check d.json uprobes status)" ok "uprobes as root"
+	doctor_check d.json uprobes probe | grep -q "uprobe on pmustat's own code.*: ok" || fail "uprobe probe"
 fi
 # valgrind is looked up in PATH, for real.
 if command -v valgrind >/dev/null; then
-	expect_eq "$(check d.json valgrind status)" ok "valgrind found"
+	expect_eq "$(doctor_check d.json valgrind status)" ok "valgrind found"
 else
-	expect_eq "$(check d.json valgrind status)" unavailable "valgrind missing"
+	expect_eq "$(doctor_check d.json valgrind status)" unavailable "valgrind missing"
 fi
 # Paranoid comes from the live /proc.
 expect_eq "$(jv d.json paranoid)" "$(cat /proc/sys/kernel/perf_event_paranoid)" "paranoid"

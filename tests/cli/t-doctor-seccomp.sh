@@ -3,31 +3,19 @@
 # ENOSYS), then runs pmustat doctor under it.
 . "$TESTLIB"
 
-check() {
-	n=$(jv "$1" checks.#) || fail "no checks in $1"
-	i=0
-	while [ "$i" -lt "$n" ]; do
-		if [ "$(jv "$1" checks.$i.id)" = "$2" ]; then
-			jv "$1" "checks.$i.$3"
-			return
-		fi
-		i=$((i + 1))
-	done
-	fail "no check '$2' in $1"
-}
 
 unset PMUSTAT_SYSFS_ROOT PMUSTAT_PROC_ROOT PMUSTAT_CPU PMUSTAT_UARCH
 for e in EPERM ENOSYS; do
 	"$BUILD/noperf" -e $e -- "$PMUSTAT" doctor --json >d.json 2>err || fail "doctor under seccomp ($e) failed: $(cat err)"
-	expect_eq "$(check d.json perf_event_open status)" unavailable "$e: perf_event_open"
-	expect_eq "$(check d.json perf_event_open tried)" tried "$e: tried"
-	check d.json perf_event_open summary | grep -q "seccomp filter.*($e)" || fail "$e: summary"
-	check d.json perf_event_open remedy | grep -q "seccomp=unconfined" || fail "$e: remedy"
-	check d.json perf_event_open probe | grep -q "task-clock" || fail "$e: probe"
+	expect_eq "$(doctor_check d.json perf_event_open status)" unavailable "$e: perf_event_open"
+	expect_eq "$(doctor_check d.json perf_event_open tried)" tried "$e: tried"
+	doctor_check d.json perf_event_open summary | grep -q "seccomp filter.*($e)" || fail "$e: summary"
+	doctor_check d.json perf_event_open remedy | grep -q "seccomp=unconfined" || fail "$e: remedy"
+	doctor_check d.json perf_event_open probe | grep -q "task-clock" || fail "$e: probe"
 	expect_eq "$(jv d.json verdict.hardware_counters)" unavailable "$e: verdict"
 	expect_eq "$(jv d.json verdict.reason)" "perf_event_open is blocked by a seccomp filter (container)" "$e: reason"
 	for id in core_pmu rdpmc uprobes; do
-		expect_eq "$(check d.json $id status)" unavailable "$e: $id"
+		expect_eq "$(doctor_check d.json $id status)" unavailable "$e: $id"
 	done
 	case "$(jv d.json verdict.available)" in *software*) fail "$e: software events claimed";; esac
 done
