@@ -139,31 +139,27 @@ static void place(struct host_caches *out, uint64_t level, const char *type,
 /* index<N> entries of dir in numeric order; *n = 0 when there are none. */
 static int index_numbers(const char *dir, long **nums, size_t *n, struct error *err)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	size_t alloc = 0;
+	char **names;
+	size_t count, alloc = 0;
+	int r = sysfs_list_dir(dir, &names, &count, err);
 
 	*nums = NULL;
 	*n = 0;
-	if (!d && errno == ENOENT)
-		return 1;
-	if (!d)
-		return error_set(err, ERR_RUNTIME, "cannot open directory '%s': %s", dir,
-				 strerror(errno));
-	while ((de = readdir(d)) != NULL) {
-		char *end;
-		long k;
+	if (r)
+		return r;
+	for (size_t i = 0; i < count; i++) {
+		char *end = names[i];
+		long k = strncmp(names[i], "index", 5) ? -1 : strtol(names[i] + 5, &end, 10);
 
-		if (strncmp(de->d_name, "index", 5))
-			continue;
-		k = strtol(de->d_name + 5, &end, 10);
-		if (end == de->d_name + 5 || *end || k < 0)
-			continue;
-		ALLOC_GROW(*nums, *n + 1, alloc);
-		(*nums)[(*n)++] = k;
+		if (k >= 0 && end != names[i] + 5 && !*end) {
+			ALLOC_GROW(*nums, *n + 1, alloc);
+			(*nums)[(*n)++] = k;
+		}
+		free(names[i]);
 	}
-	closedir(d);
-	for (size_t i = 1; i < *n; i++)		/* insertion sort: a handful of entries */
+	free(names);
+	/* Names sort as text (index10 < index2): order the numbers. */
+	for (size_t i = 1; i < *n; i++)
 		for (size_t j = i; j && (*nums)[j - 1] > (*nums)[j]; j--) {
 			long t = (*nums)[j];
 

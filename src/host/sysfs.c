@@ -125,11 +125,7 @@ static void free_names(char **names, size_t n)
 	free(names);
 }
 
-/*
- * The sorted entry names of dir (without "." and ".."). Returns 0, or 1 if
- * dir does not exist (an optional group such as caps/), or -1.
- */
-static int list_dir(const char *dir, char ***names, size_t *n, struct error *err)
+int sysfs_list_dir(const char *dir, char ***names, size_t *n, struct error *err)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -355,7 +351,7 @@ static int load_formats(struct sysfs_pmu *p, const char *dir, struct error *err)
 {
 	char *fdir = path_join(dir, "format"), **names;
 	size_t n, i;
-	int r = list_dir(fdir, &names, &n, err);
+	int r = sysfs_list_dir(fdir, &names, &n, err);
 
 	if (r != 0) {
 		free(fdir);
@@ -441,7 +437,7 @@ static int load_aliases(struct sysfs_pmu *p, const char *dir, struct error *err)
 {
 	char *edir = path_join(dir, "events"), **names;
 	size_t n, i;
-	int r = list_dir(edir, &names, &n, err);
+	int r = sysfs_list_dir(edir, &names, &n, err);
 
 	if (r != 0) {
 		free(edir);
@@ -462,7 +458,7 @@ static int load_caps(struct sysfs_pmu *p, const char *dir, struct error *err)
 {
 	char *cdir = path_join(dir, "caps"), **names;
 	size_t n, i;
-	int r = list_dir(cdir, &names, &n, err);
+	int r = sysfs_list_dir(cdir, &names, &n, err);
 
 	if (r != 0) {
 		free(cdir);
@@ -598,7 +594,7 @@ int sysfs_model_load(struct sysfs_model *m, const char *root, struct error *err)
 		return -1;
 	}
 	devices = path_join(m->root, "bus/event_source/devices");
-	r = list_dir(devices, &names, &n, err);
+	r = sysfs_list_dir(devices, &names, &n, err);
 	if (r == 0) {
 		r = load_pmus(m, devices, names, n, err);
 		free_names(names, n);

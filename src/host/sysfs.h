@@ -76,6 +76,12 @@ const struct sysfs_alias *sysfs_alias_find(const struct sysfs_pmu *p, const char
  */
 int sysfs_read_text(const char *path, char **out, struct error *err);
 
+/*
+ * The sorted entry names of dir (without "." and ".."), malloc'd. Returns 0,
+ * or 1 if dir does not exist (an optional group such as caps/), or -1.
+ */
+int sysfs_list_dir(const char *dir, char ***names, size_t *n, struct error *err);
+
 /* Parse a format spec like "config:0-7,32-35" or "config1:3" into f->bits
  * and f->nbits (f->name is left alone). Trailing whitespace is ignored. */
 int sysfs_format_parse(const char *spec, struct sysfs_format *f, struct error *err);
