@@ -4,8 +4,9 @@
  * whether resolution may check PMU presence against this host. It may only
  * when the chosen uarch is the host's own: asking about zen4 on a zen5
  * machine describes zen4, it does not report zen5's sysfs as zen4's.
- * A uarch that cpus.json knows but the catalogue has no file for yet (zen2,
- * skylake) falls back to the generic catalogue, and says so.
+ * A uarch that cpus.json knows but the catalogue has no file for yet
+ * (skylake, icelake client cores) falls back to the generic catalogue, and
+ * says so.
  */
 #ifndef PMU_CATALOG_SELECT_H
 #define PMU_CATALOG_SELECT_H

@@ -14,6 +14,23 @@ expect_in out "attr     type 4  config 0xdc43  config1 0  config2 0"
 expect_in out "perf     amd_l3/event=0x04,umask=0x01/"
 expect_in out "on Zen the kernel maps it to L2 misses"
 
+# Zen 5 (the development VM's core): the same story with Zen 5's encodings.
+run_pm 0 explain l3-misses --uarch zen5
+expect_in out "llc-misses (asked as 'l3-misses') on zen5"
+expect_in out "2. ls_dmnd_fills_from_sys.beyond_ccx  [proxy]"
+expect_in out "perf     amd_l3/event=0x04,umask=0x01/"
+expect_in out "on Zen 5 the kernel maps it to L2 misses"
+# On the recorded development VM it is checked, and not countable: no PMU.
+PMUSTAT_SYSFS_ROOT=$FIXTURES/vm-nopmu/sys PMUSTAT_PROC_ROOT=$FIXTURES/vm-nopmu/proc \
+	run_pm 0 explain l3-misses --json
+expect_eq "$(jv out uarch)" "zen5" "dev VM uarch"
+expect_eq "$(jv out host_checked)" "true" "dev VM checked"
+expect_eq "$(jv out available)" "false" "dev VM l3-misses"
+why=$(jv out reason)
+case "$why" in *"no hardware PMU is exposed here"*) ;; *) fail "dev VM reason: $why" ;; esac
+run_pm 0 explain stalled-cycles-frontend --uarch zen5 --json
+expect_eq "$(jv out events.0.config)" "0x1080001a0" "zen5 cmask 8 on PMCx1A0"
+
 # The zen4 host without amd_uncore (constructed fixture): checked, with the fix.
 PMUSTAT_SYSFS_ROOT=$FIXTURES/zen4-no-uncore/sys PMUSTAT_PROC_ROOT=$FIXTURES/zen4-no-uncore/proc \
 	run_pm 0 explain l3-misses

@@ -1,8 +1,9 @@
 /*
  * Unit tests for cache geometry. The catalogue: every uarch file but
  * generic describes its caches, and sanely (power-of-two lines, whole sets
- * of ways x line, L1 < L2 < L3); zen4 matches the documented figures; the
- * loader refuses broken "caches" objects (files read through
+ * of ways x line, L1 < L2 < L3); zen4, zen2, zen5 and graniterapids match
+ * the figures their sources give (data/uarch/README.md says which are
+ * assumed); the loader refuses broken "caches" objects (files read through
  * PMUSTAT_DATA_DIR). The simulator: each uarch's L1i, L1d and last level,
  * after sim_level_fit(), pass sim_level_check(), and a real cachegrind run
  * simulates exactly that geometry. The host reader (host/caches.c): the
@@ -172,9 +173,9 @@ static void test_every_uarch_has_caches(void **state)
 		described++;
 		catalog_release(&cat);
 	}
-	/* zen3 zen4 skylakex icelakex sapphirerapids (+emeraldrapids) and the
-	 * four Neoverse cores. */
-	assert_true(described >= 10);
+	/* zen2 zen3 zen4 zen5 skylakex icelakex sapphirerapids (+emeraldrapids)
+	 * graniterapids and the four Neoverse cores. */
+	assert_true(described >= 13);
 	catalog_names_free(names);
 }
 
@@ -206,6 +207,54 @@ static void test_zen4_documented(void **state)
 	assert_contains(c.l3.note, "Bergamo");
 	assert_null(c.note);
 	catalog_release(&cat);
+}
+
+/* The geometry of the files added after zen4, level by level, as their
+ * sources state it (CPUID dumps where there are some; see each file). */
+static const struct documented {
+	const char *uarch;
+	uint64_t size[4];	/* l1i l1d l2 l3 */
+	unsigned ways[4];
+	const char *l3_shared, *l3_source_has;
+} documented[] = {
+	/* Strix Point CPUID dump (L1, L2, L3 ways); 32 MB per 8-core CCD. */
+	{ "zen5", { 32768, 49152, 1048576, 33554432 }, { 8, 12, 16, 16 }, "ccx", "Strix Point" },
+	/* AMD 56305 (L1i); Threadripper 3970X lstopo (L1d, L2, L3). */
+	{ "zen2", { 32768, 32768, 524288, 16777216 }, { 8, 8, 8, 16 }, "ccx", "3970X" },
+	/* Intel: 64 KB L1I, 48 KB L1D, 2 MB L2, 504 MB L3 on a 6980P. */
+	{ "graniterapids", { 65536, 49152, 2097152, 528482304 }, { 16, 12, 16, 16 }, "socket",
+	  "6980P" },
+};
+
+static void test_documented_geometry(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(documented) / sizeof(documented[0]); i++) {
+		const struct documented *d = &documented[i];
+		struct catalog cat;
+		struct catalog_caches c;
+		const struct catalog_cache *lv[4];
+
+		load(&cat, d->uarch);
+		geometry(&cat, &c);
+		lv[0] = &c.l1i;
+		lv[1] = &c.l1d;
+		lv[2] = &c.l2;
+		lv[3] = &c.l3;
+		for (int k = 0; k < 4; k++) {
+			if (lv[k]->size != d->size[k] || lv[k]->assoc != d->ways[k] ||
+			    lv[k]->line != 64)
+				fail_msg("%s level %d: %llu B %u-way %u B lines, documented %llu B "
+					 "%u-way 64 B", d->uarch, k, (unsigned long long)lv[k]->size,
+					 lv[k]->assoc, lv[k]->line, (unsigned long long)d->size[k],
+					 d->ways[k]);
+		}
+		assert_string_equal(c.l2.shared, "core");
+		assert_string_equal(c.l3.shared, d->l3_shared);
+		assert_contains(c.l3.source, d->l3_source_has);
+		assert_non_null(c.l3.note);	/* every L3 size here depends on the part */
+		catalog_release(&cat);
+	}
 }
 
 static void test_alias_and_no_l3(void **state)
@@ -374,10 +423,12 @@ static void test_sim_fits_every_uarch(void **state)
 		changed = fit(names[i], "L1i", &g.l1i) | fit(names[i], "L1d", &g.l1d) << 1 |
 			  fit(names[i], "LL", &g.ll) << 2;
 		/* Zen's caches are all powers of two; Skylake-SP's 11-way L3 has
-		 * 36864 sets and must be refitted (the L1s never are). */
-		if (!strcmp(names[i], "zen4") || !strcmp(names[i], "zen3"))
+		 * 36864 sets and Granite Rapids' 504 MiB L3 516096, so they must
+		 * be refitted (the L1s never are). */
+		if (!strcmp(names[i], "zen4") || !strcmp(names[i], "zen3") ||
+		    !strcmp(names[i], "zen2") || !strcmp(names[i], "zen5"))
 			assert_int_equal(changed, 0);
-		if (!strcmp(names[i], "skylakex"))
+		if (!strcmp(names[i], "skylakex") || !strcmp(names[i], "graniterapids"))
 			assert_int_equal(changed, 4);
 		catalog_release(&cat);
 	}
@@ -627,6 +678,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_uarch_has_caches),
 		cmocka_unit_test(test_zen4_documented),
+		cmocka_unit_test(test_documented_geometry),
 		cmocka_unit_test(test_alias_and_no_l3),
 		cmocka_unit_test(test_loader_refuses_bad_caches),
 		cmocka_unit_test(test_sim_fits_every_uarch),
