@@ -536,10 +536,9 @@ static void note_ignored_failures(struct campaign *c)
 
 /* Stop before a block that would overrun the time budget: the mean block
  * time so far predicts the next one. */
-static int over_budget(const struct campaign *c, uint64_t t0, unsigned blocks_run,
-		       struct strbuf *why)
+static int over_budget(const struct campaign *c, unsigned blocks_run, struct strbuf *why)
 {
-	double elapsed = (double)(clock_now_ns() - t0) / 1e9;
+	double elapsed = (double)(clock_now_ns() - c->t0) / 1e9;
 
 	if (!c->o->max_time_s || !blocks_run ||
 	    elapsed + elapsed / blocks_run <= c->o->max_time_s)
@@ -586,7 +585,6 @@ static int run_native(struct campaign *c, struct schedule *sched, size_t *done, 
 	struct sched_slot slots[64];
 	struct strbuf status = STRBUF_INIT;
 	unsigned nblocks = c->o->warmup + c->o->repeat;
-	uint64_t t0 = clock_now_ns();
 	int rc = 0, stop = 0;
 
 	for (unsigned b = 0; b < nblocks && !stop; b++) {
@@ -600,7 +598,7 @@ static int run_native(struct campaign *c, struct schedule *sched, size_t *done, 
 						 why, &status);
 		}
 		if (!stop && b + 1 < nblocks)
-			stop = over_budget(c, t0, b + 1, why);
+			stop = over_budget(c, b + 1, why);
 		c->native_blocks = b + 1;
 	}
 	strbuf_release(&status);
