@@ -45,15 +45,16 @@ static int opt_bad_value(const struct option *o, const char *arg, const char *wh
 
 static int opt_set_uint(const struct option *o, const char *arg, struct error *err)
 {
+	const char *what = o->min >= 1 ? "a positive integer" : "a non-negative integer";
 	char *end;
 	unsigned long long v;
 
 	errno = 0;
 	if (!*arg || *arg == '-' || *arg == '+')
-		return opt_bad_value(o, arg, "a non-negative integer", err);
+		return opt_bad_value(o, arg, what, err);
 	v = strtoull(arg, &end, 10);
 	if (errno || *end || v > 0xffffffffu || !opt_bounds_ok(o, (double)v))
-		return opt_bad_value(o, arg, "a non-negative integer", err);
+		return opt_bad_value(o, arg, what, err);
 	*(unsigned *)o->value = (unsigned)v;
 	return 0;
 }
