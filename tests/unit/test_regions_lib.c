@@ -354,10 +354,10 @@ static void test_counters_paths(void **state)
 	assert_true(r2[0].value > r[0].value);
 	assert_true(r2[0].running > r[0].running);
 	assert_true(r2[0].enabled >= r2[0].running);
-	/* Fresh memory faults at least once; how often depends on the folio
-	 * size the kernel picks (4 KiB pages, multi-size THP or a whole 2 MiB
-	 * page despite MADV_NOHUGEPAGE: seen between 2 and 1024 faults here). */
-	assert_true(r2[1].value > r[1].value);
+	/* The fault count never goes back. How many faults touching fresh memory
+	 * adds is not asserted: it ranged from 1024 down to none on these VMs
+	 * (folio sizes, and under ASan), so it cannot be a test. */
+	assert_true(r2[1].value >= r[1].value);
 	assert_int_equal(r2[2].enabled, r2[0].enabled);	/* one group, one clock */
 
 	page_setup(&page);
