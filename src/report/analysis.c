@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/catalog.h"
 #include "core/strbuf.h"
 
 /* Below this many runs "far from the median" says little: with 3 runs of
@@ -81,6 +82,14 @@ static void warn_for(struct analysis *a, const struct result *r, struct metric_s
 				     "outliers are never dropped", sb.buf);
 		strbuf_reset(&sb);
 	}
+	if (ms->has_cross) {
+		strbuf_addf(&sb, "its inputs were never counted in the same run (different "
+			    "counter groups): ratio of their means across runs, se = "
+			    "R*sqrt(cY+cX), df %.1f", ms->cross.df);
+		add_warning(a, name, "count fewer events, so that both fit in one group",
+			    sb.buf);
+		strbuf_reset(&sb);
+	}
 	if (ms->n_multiplexed) {
 		strbuf_addf(&sb, "%zu run%s left out: the counter was not scheduled for the "
 			    "whole run (multiplexed)", ms->n_multiplexed,
@@ -91,6 +100,81 @@ static void warn_for(struct analysis *a, const struct result *r, struct metric_s
 	ms->warn_count = a->nwarnings - ms->warn_first;
 	strbuf_release(&sb);
 	strbuf_release(&label);
+}
+
+struct factor_ctx {
+	const char *num, *den;
+	double num_value;
+};
+
+static int unit_inputs(void *ctx, const char *name, double *v)
+{
+	const struct factor_ctx *f = ctx;
+
+	if (strcmp(name, f->num) && strcmp(name, f->den))
+		return -1;
+	*v = strcmp(name, f->num) ? 1 : f->num_value;
+	return 0;
+}
+
+/*
+ * Is formula "K * a / b" (or "a / b")? Then *num, *den are the input metrics
+ * and *k the constant: the formula at a = b = 1, checked again at a = 2 so
+ * that only a ratio linear in a qualifies.
+ */
+static int ratio_shape(const struct result *r, const char *formula, int *num, int *den, double *k)
+{
+	char **names = NULL;
+	size_t n = 0;
+	struct factor_ctx f;
+	int ok = 0;
+
+	if (!formula || formula_names(formula, &names, &n, NULL) || n != 2)
+		goto out;
+	/* Division order: the name after the last '/' is the denominator. */
+	f.den = strstr(formula, names[1]) > strrchr(formula, '/') ? names[1] : names[0];
+	f.num = f.den == names[0] ? names[1] : names[0];
+	*num = result_metric_index(r, f.num);
+	*den = result_metric_index(r, f.den);
+	f.num_value = 1;
+	ok = *num >= 0 && *den >= 0 && strrchr(formula, '/') &&
+	     formula_eval(formula, unit_inputs, &f, k, NULL) == 0 && isfinite(*k);
+	if (ok) {
+		double k2;
+
+		f.num_value = 2;
+		ok = formula_eval(formula, unit_inputs, &f, &k2, NULL) == 0 &&
+		     fabs(k2 - 2 * *k) <= 1e-12 * fabs(*k);
+	}
+out:
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return ok;
+}
+
+static void cross_group_ratio(const struct result *r, struct metric_summary *ms)
+{
+	const struct result_metric *met = &r->metrics[ms->metric];
+	double *y = NULL, *x = NULL, k;
+	size_t ny, nx;
+	int num, den;
+
+	if (met->source != MSRC_FORMULA || ms->s.n ||
+	    !ratio_shape(r, met->formula, &num, &den, &k))
+		return;
+	ny = result_collect(r, ms->variant, (size_t)num, &y);
+	nx = result_collect(r, ms->variant, (size_t)den, &x);
+	if (ny >= 2 && nx >= 2) {
+		stats_ratio_cross(y, ny, x, nx, 0.95, &ms->cross, NULL);
+		ms->cross.r *= k;
+		ms->cross.se *= fabs(k);
+		ms->cross.ci_lo *= k;
+		ms->cross.ci_hi *= k;
+		ms->has_cross = 1;
+	}
+	free(y);
+	free(x);
 }
 
 void analysis_compute(const struct result *r, struct analysis *a)
@@ -112,6 +196,7 @@ void analysis_compute(const struct result *r, struct analysis *a)
 			/* Values are finite by construction (counts, clocks). */
 			stats_summary_compute(x, n, &ms->s, NULL);
 			free(x);
+			cross_group_ratio(r, ms);
 			count_excluded(r, ms);
 			warn_for(a, r, ms);
 		}
@@ -172,6 +257,14 @@ static json_t *summary_json(const struct result *r, const struct analysis *a,
 	json_object_set_new(o, "slow_first_run", json_boolean(s->slow_first_run));
 	json_object_set_new(o, "multiplexed_runs_left_out", json_integer((json_int_t)ms->n_multiplexed));
 	json_object_set_new(o, "unit", json_string(r->metrics[ms->metric].unit));
+	if (ms->has_cross)
+		json_object_set_new(o, "cross_group_ratio",
+				    json_pack("{s:o, s:o, s:o, s:o, s:o, s:I, s:I}", "ratio",
+					      num(ms->cross.r), "se", num(ms->cross.se), "df",
+					      num(ms->cross.df), "ci_low", num(ms->cross.ci_lo),
+					      "ci_high", num(ms->cross.ci_hi), "n_numerator",
+					      (json_int_t)ms->cross.n_y, "n_denominator",
+					      (json_int_t)ms->cross.n_x));
 	for (size_t i = ms->warn_first; i < ms->warn_first + ms->warn_count; i++)
 		json_array_append_new(w, json_string(a->warnings[i].text));
 	json_object_set_new(o, "warnings", w);

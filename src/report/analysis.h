@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "report/result.h"
+#include "stats/counter.h"
 #include "stats/summary.h"
 
 struct metric_summary {
@@ -18,6 +19,15 @@ struct metric_summary {
 	size_t n_multiplexed;	/* runs left out: counter not always scheduled */
 	size_t n_missing;	/* measured runs without a value */
 	size_t warn_first, warn_count;	/* its warnings in analysis.warnings */
+	/*
+	 * A ratio metric ("a / b", "1000 * a / b") whose inputs were never
+	 * counted in the same run (different counter groups): no per-run
+	 * values, so the ratio of the inputs' means across runs, with
+	 * se = R sqrt(cY + cX) and Welch df (STATS.md (f)). has_cross = 0
+	 * otherwise.
+	 */
+	int has_cross;
+	struct stats_ratio cross;	/* scaled by the formula's constant factor */
 };
 
 struct analysis {

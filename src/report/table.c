@@ -65,6 +65,29 @@ static void cell_ci(struct texttable *t, size_t row, const struct unit_scale *us
 	strbuf_release(&sb);
 }
 
+/* A ratio whose inputs ran in different groups: the cross-group estimate. */
+static void cross_row(struct texttable *t, size_t row, const struct result_metric *met,
+		      const struct metric_summary *ms)
+{
+	struct unit_scale us = unit_pick(met->unit, ms->cross.r);
+	struct strbuf sb = STRBUF_INIT;
+
+	cell_value(t, row, 1, &us, ms->cross.r);
+	if (isfinite(ms->cross.ci_lo)) {
+		strbuf_adds(&sb, "[");
+		unit_format(&sb, &us, ms->cross.ci_lo);
+		strbuf_adds(&sb, ", ");
+		unit_format(&sb, &us, ms->cross.ci_hi);
+		strbuf_adds(&sb, "]");
+		texttable_set(t, row, 2, "%s", sb.buf);
+		if (ms->cross.r != 0)
+			texttable_set(t, row, 3, "±%.1f%%", 100 * (ms->cross.ci_hi - ms->cross.ci_lo) /
+							      2 / fabs(ms->cross.r));
+	}
+	texttable_set(t, row, 6, "%zu/%zu", ms->cross.n_y, ms->cross.n_x);
+	strbuf_release(&sb);
+}
+
 static void stat_row(struct texttable *t, const struct result *r, const struct analysis *a,
 		     size_t m)
 {
@@ -77,6 +100,10 @@ static void stat_row(struct texttable *t, const struct result *r, const struct a
 	if (!met->available || !ms) {
 		texttable_set(t, row, 1, "not counted (see notes)");
 		texttable_span(t, row);
+		return;
+	}
+	if (ms->s.n == 0 && ms->has_cross) {
+		cross_row(t, row, met, ms);
 		return;
 	}
 	if (ms->s.n == 0) {
