@@ -122,7 +122,8 @@ static int unit_inputs(void *ctx, const char *name, double *v)
  * and *k the constant: the formula at a = b = 1, checked again at a = 2 so
  * that only a ratio linear in a qualifies.
  */
-static int ratio_shape(const struct result *r, const char *formula, int *num, int *den, double *k)
+int analysis_ratio_shape(const struct result *r, const char *formula, int *num, int *den,
+			 double *k)
 {
 	char **names = NULL;
 	size_t n = 0;
@@ -161,7 +162,7 @@ static void cross_group_ratio(const struct result *r, struct metric_summary *ms)
 	int num, den;
 
 	if (met->source != MSRC_FORMULA || ms->s.n ||
-	    !ratio_shape(r, met->formula, &num, &den, &k))
+	    !analysis_ratio_shape(r, met->formula, &num, &den, &k))
 		return;
 	ny = result_collect(r, ms->variant, (size_t)num, &y);
 	nx = result_collect(r, ms->variant, (size_t)den, &x);

@@ -44,6 +44,11 @@ void analysis_release(struct analysis *a);
 const struct metric_summary *analysis_find(const struct analysis *a, size_t variant,
 					   size_t metric);
 
+/* Is formula "K * a / b" (or "a / b", linear in a)? Then the metric
+ * indices of a and b and the constant K. */
+int analysis_ratio_shape(const struct result *r, const char *formula, int *num, int *den,
+			 double *k);
+
 /* The "summaries" array of the JSON document (summary fields + warnings). */
 json_t *analysis_summaries_json(const struct result *r);
 

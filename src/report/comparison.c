@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/strbuf.h"
+#include "report/analysis.h"
 #include "stats/stop.h"
 #include "stats/tests.h"
 
@@ -173,6 +174,59 @@ static void compare_exact(struct comparison *c, const double *a, const double *b
 	c->exact_varies = c->ci_hi / c->ci_lo - 1 > EXACT_SPREAD;
 }
 
+/* Paired log differences of metric m (variant v against the baseline). */
+static size_t log_diffs(const struct result *r, const struct layout *l, size_t m, size_t v,
+			double *d)
+{
+	size_t cap = (size_t)l->nblocks + 1, n, k = 0;
+	double *a = xmalloc(cap * sizeof(double)), *b = xmalloc(cap * sizeof(double));
+
+	n = collect_pairs(r, l, m, v, a, b);
+	for (size_t i = 0; i < n; i++)
+		if (a[i] > 0 && b[i] > 0)
+			d[k++] = log(b[i]) - log(a[i]);
+	free(a);
+	free(b);
+	return k;
+}
+
+/*
+ * STATS.md (f): a ratio R = Y / X whose Y and X were counted in different
+ * blocks (groups rotate by block; every variant of a block runs the same
+ * group). ln(R_B / R_A) = mean(dY) - mean(dX) with the paired log
+ * differences of each input, and Welch's interval for that difference.
+ */
+static int compare_cross(const struct result *r, const struct layout *l, struct comparison *c)
+{
+	size_t cap = (size_t)l->nblocks + 1, ny, nx;
+	double *dy, *dx, k;
+	struct stats_welch w;
+	int num, den;
+
+	if (r->metrics[c->metric].source != MSRC_FORMULA ||
+	    !analysis_ratio_shape(r, r->metrics[c->metric].formula, &num, &den, &k))
+		return 0;
+	dy = xmalloc(cap * sizeof(double));
+	dx = xmalloc(cap * sizeof(double));
+	ny = log_diffs(r, l, (size_t)num, c->variant, dy);
+	nx = log_diffs(r, l, (size_t)den, c->variant, dx);
+	if (ny >= 2 && nx >= 2) {
+		stats_welch(dx, nx, dy, ny, 0.95, &w);	/* mean(dY) - mean(dX) */
+		c->method = CMP_CROSS;
+		c->ratio = exp(w.diff);
+		c->ci_lo = exp(w.ci_lo);
+		c->ci_hi = exp(w.ci_hi);
+		c->half_log = (w.ci_hi - w.ci_lo) / 2;
+		c->p = w.p;
+		c->n = ny < nx ? ny : nx;
+		c->n_a = ny;
+		c->n_b = nx;
+	}
+	free(dy);
+	free(dx);
+	return c->method == CMP_CROSS;
+}
+
 static void compare_one(const struct result *r, const struct layout *l, struct comparison *c)
 {
 	size_t cap = (size_t)l->nblocks + 1;
@@ -182,7 +236,9 @@ static void compare_one(const struct result *r, const struct layout *l, struct c
 	c->n = c->n_a = c->n_b = n;
 	c->ratio = c->ci_lo = c->ci_hi = c->p = c->p_holm = c->hl_ratio = c->half_log = NAN;
 	fill_centres(c, a, b, n);
-	if (n == 0) {
+	if (n == 0 && compare_cross(r, l, c)) {
+		/* inputs from different groups: done above */
+	} else if (n == 0) {
 		c->method = CMP_NONE;
 		c->why = "no complete blocks with usable values";
 	} else if (exact_kind(&r->metrics[c->metric]) && all_positive(a, n) &&
@@ -318,7 +374,7 @@ const char *comparison_verdict_word(const struct result *r, const struct compari
 
 static const char *const method_names[] = {
 	[CMP_PAIRED] = "paired", [CMP_UNPAIRED] = "unpaired",
-	[CMP_EXACT] = "exact", [CMP_NONE] = "none",
+	[CMP_EXACT] = "exact", [CMP_CROSS] = "cross-group", [CMP_NONE] = "none",
 };
 
 static json_t *num(double x)

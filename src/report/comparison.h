@@ -27,6 +27,8 @@ enum cmp_method {
 	CMP_EXACT,	/* a count exact by nature (simulated, calls) or the same
 			 * ratio in every block: compared directly, the interval
 			 * is the range of the blocks' ratios */
+	CMP_CROSS,	/* a ratio whose inputs ran in different groups:
+			 * ln(R_B/R_A) = mean(dY) - mean(dX), Welch interval */
 	CMP_NONE,	/* no comparison possible; why says why */
 };
 
