@@ -190,6 +190,18 @@ static size_t log_diffs(const struct result *r, const struct layout *l, size_t m
 	return k;
 }
 
+/* Mean of metric m over variant v's usable runs (NaN if none). */
+static double variant_mean(const struct result *r, size_t v, size_t m)
+{
+	double *x, sum = 0;
+	size_t n = result_collect(r, v, m, &x);
+
+	for (size_t i = 0; i < n; i++)
+		sum += x[i];
+	free(x);
+	return n ? sum / (double)n : NAN;
+}
+
 /*
  * STATS.md (f): a ratio R = Y / X whose Y and X were counted in different
  * blocks (groups rotate by block; every variant of a block runs the same
@@ -211,6 +223,10 @@ static int compare_cross(const struct result *r, const struct layout *l, struct 
 	ny = log_diffs(r, l, (size_t)num, c->variant, dy);
 	nx = log_diffs(r, l, (size_t)den, c->variant, dx);
 	if (ny >= 2 && nx >= 2) {
+		c->mean_a = k * variant_mean(r, (size_t)r->baseline, (size_t)num) /
+			    variant_mean(r, (size_t)r->baseline, (size_t)den);
+		c->mean_b = k * variant_mean(r, c->variant, (size_t)num) /
+			    variant_mean(r, c->variant, (size_t)den);
 		stats_welch(dx, nx, dy, ny, 0.95, &w);	/* mean(dY) - mean(dX) */
 		c->method = CMP_CROSS;
 		c->ratio = exp(w.diff);
