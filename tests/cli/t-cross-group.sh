@@ -5,6 +5,14 @@
 # R 1.25, se 0.011899645, df 5.248050, CI [1.219840776, 1.280159224].
 . "$TESTLIB"
 
+# The metrics of both constructed results: ipc's inputs in groups 0 and 1.
+metrics() {
+	printf '{"name":"wall-time","unit":"ns","backend":"clock","available":true,"scale":1},'
+	printf '{"name":"instructions","unit":"instructions","backend":"perf","available":true,"scale":1,"group":0},'
+	printf '{"name":"cycles","unit":"cycles","backend":"perf","available":true,"scale":1,"group":1},'
+	printf '{"name":"ipc","unit":"instructions/cycle","backend":"derived","available":true,"scale":1,"formula":"instructions / cycles"}],'
+}
+
 run() { # index group metric value
 	other=instructions; [ "$3" = instructions ] && other=cycles
 	printf '{"index":%d,"variant":0,"block":%d,"position":0,"group":%d,"warmup":false,"start_time":0,"env_pad":0,"status":"ok","exit_code":0,"values":{"wall-time":{"value":1000000},"%s":{"value":%s,"time_enabled":100,"time_running":100},"%s":null,"ipc":null}}' \
@@ -13,10 +21,7 @@ run() { # index group metric value
 {
 	printf '{"schema":"pmustat.result/1","command":"stat","complete":true,"host":{},"options":{},'
 	printf '"variants":[{"name":"A","argv":["prog"]}],"metrics":['
-	printf '{"name":"wall-time","unit":"ns","backend":"clock","available":true,"scale":1},'
-	printf '{"name":"instructions","unit":"instructions","backend":"perf","available":true,"scale":1,"group":0},'
-	printf '{"name":"cycles","unit":"cycles","backend":"perf","available":true,"scale":1,"group":1},'
-	printf '{"name":"ipc","unit":"instructions/cycle","backend":"derived","available":true,"scale":1,"formula":"instructions / cycles"}],'
+	metrics
 	printf '"runs":['
 	i=0
 	for v in 1000 1010 990 1005 995; do run $i 0 instructions "${v}000000"; printf ','; i=$((i+1)); done
@@ -53,10 +58,7 @@ cmp_run() { # index block variant metric value
 {
 	printf '{"schema":"pmustat.result/1","command":"compare","complete":true,"host":{},"options":{},'
 	printf '"variants":[{"name":"A","argv":["a"]},{"name":"B","argv":["b"]}],"metrics":['
-	printf '{"name":"wall-time","unit":"ns","backend":"clock","available":true,"scale":1},'
-	printf '{"name":"instructions","unit":"instructions","backend":"perf","available":true,"scale":1,"group":0},'
-	printf '{"name":"cycles","unit":"cycles","backend":"perf","available":true,"scale":1,"group":1},'
-	printf '{"name":"ipc","unit":"instructions/cycle","backend":"derived","available":true,"scale":1,"formula":"instructions / cycles"}],'
+	metrics
 	printf '"runs":['
 	i=0
 	for b in 0 1 2 3 4 5 6 7 8 9; do
