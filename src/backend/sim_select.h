@@ -7,7 +7,8 @@
  *
  *   mode   hardware metric                         software  call    process
  *   auto   counter if it opens, else simulated     native    native  native
- *          (extra runs under cachegrind, labelled)
+ *          when named with -m (extra runs under
+ *          cachegrind, labelled), else not measured
  *   hw     counter if it opens, else not measured  native    native  native
  *   sim    simulated (valgrind required)           native    native  native*
  *   sw     not measured                            native    native  native
@@ -54,7 +55,7 @@ struct backend_caps {
 	int hw_countable;	/* its hardware counter opens here */
 	int simulable;		/* sim_metric_known(name, ll_level) */
 	int valgrind;		/* valgrind is installed (sim_find_valgrind) */
-	int requested;		/* named by the user, not added by default */
+	int requested;		/* named by the user (-m), not added by default */
 };
 
 struct backend_choice {

@@ -10,29 +10,15 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "cli/campaign.h"
 #include "cli/cli.h"
+#include "cli/compare.h"
+#include "cli/measure.h"
 #include "core/suggest.h"
-#include "host/elf.h"
 #include "report/compare_table.h"
 #include "report/comparison.h"
-#include "stats/stop.h"
 
 static const char compare_usage[] =
 	"pmustat compare [options] [-n NAME] -- CMD_A [ARG...] [-n NAME] -- CMD_B [ARG...] ...";
-
-struct compare_opts {
-	struct campaign_opts o;
-	const char *names[64];		/* per variant, NULL = default letter */
-	const char *pending_name;	/* -n seen, waiting for its variant */
-	const char *baseline;
-	unsigned blocks, min_blocks, max_blocks;
-	double target_ci, noise_band;
-	int decide;
-	char *fail_on;
-	char *const *argv[64];
-	size_t nvariants;
-};
 
 static int opt_name(const struct option *opt, const char *arg, struct error *err)
 {
@@ -136,48 +122,6 @@ static int find_baseline(const struct compare_opts *co, struct error *err)
 	return error_hint(err, "name variants with -n NAME before each '--'");
 }
 
-/* The precision rule (or, with --decide, the confidence-sequence rule) on the
- * primary metric, for every variant against the baseline. */
-static int after_block(const struct result *r, unsigned blocks, void *data, struct strbuf *why,
-		       struct strbuf *progress)
-{
-	const struct compare_opts *co = data;
-	int m = result_metric_index(r, r->primary);
-	struct comparison_set s;
-	double worst = 0;
-	int decided = 1;
-
-	if (m < 0 || co->blocks)
-		return 0;
-	comparisons_compute(r, &s);
-	for (size_t i = 0; i < s.n; i++) {
-		const struct comparison *c = &s.c[i];
-
-		if ((int)c->metric != m)
-			continue;
-		worst = fmax(worst, isfinite(c->half_log) ? c->half_log : INFINITY);
-		decided &= c->verdict == STATS_SLOWER || c->verdict == STATS_FASTER ||
-			   c->verdict == STATS_EQUIVALENT;
-	}
-	comparisons_release(&s);
-	strbuf_addf(progress, "%s CI ±%.2f%% (target %.2f%%)", r->primary,
-		    100 * expm1(worst), co->target_ci);
-	if (blocks < co->min_blocks)
-		return 0;
-	if (co->decide && decided && blocks >= COMPARE_CS_MIN_N) {
-		strbuf_addf(why, "decided: every %s confidence sequence left the undecided "
-			    "zone after %u blocks", r->primary, blocks);
-		return 1;
-	}
-	if (!co->decide && stats_precision_reached(worst, log1p(co->target_ci / 100), blocks,
-						   co->min_blocks)) {
-		strbuf_addf(why, "precision reached: %s CI half-width %.2f%% <= %.2f%% after %u "
-			    "blocks", r->primary, 100 * expm1(worst), co->target_ci, blocks);
-		return 1;
-	}
-	return 0;
-}
-
 /* --fail-on-regression: exit 3 when a listed metric got worse in a variant. */
 static int regressions(const struct result *r, const char *list)
 {
@@ -220,32 +164,7 @@ static int check_fail_list(const struct campaign *c, const char *list, struct er
 	return rc;
 }
 
-/* STATS.md (e): ASLR varies the layout of position-independent code only. */
-static void note_not_pie(struct campaign *c)
-{
-	for (size_t v = 0; v < c->res.nvariants; v++) {
-		struct error err;
-		struct elf_file f;
-		char *path;
-
-		error_clear(&err);
-		path = execpath_resolve(c->res.variants[v].argv[0], &err);
-		if (!path || elf_open(&f, path, &err)) {
-			free(path);
-			continue;	/* a script or no ELF: nothing to say */
-		}
-		if (f.eh->e_type == ET_EXEC)
-			result_add_note(&c->res, NOTE_WARNING, NULL,
-					"build it with -fPIE -pie (the default of Debian's gcc)",
-					"variant '%s': '%s' is not a position-independent executable: "
-					"ASLR cannot move its code, so one link layout may bias the "
-					"comparison", c->res.variants[v].name, path);
-		elf_close(&f);
-		free(path);
-	}
-}
-
-static int run_compare(struct compare_opts *co)
+int compare_run(struct compare_opts *co)
 {
 	struct campaign c;
 	struct error err;
@@ -263,18 +182,14 @@ static int run_compare(struct compare_opts *co)
 	c.res.noise_band = co->noise_band / 100;
 	c.res.primary = xstrdup("wall-time");
 	c.res.decide = co->decide;
-	c.res.cs_rho = co->min_blocks;
+	c.res.cs_rho = co->o.stop.min_blocks;
 	if (campaign_prepare(&c, &err) || (co->fail_on && check_fail_list(&c, co->fail_on, &err)))
 		goto fail;
-	note_not_pie(&c);
-	if (c.res.host.aslr >= 0 && c.res.host.aslr != 2)
-		result_add_note(&c.res, NOTE_WARNING, NULL,
-				"sysctl kernel.randomize_va_space=2",
-				"ASLR is not fully on (randomize_va_space=%d): one memory layout "
-				"per binary can bias a comparison", c.res.host.aslr);
-	rc = campaign_conclude(&c, report_compare_table);
+	rc = cli_campaign_conclude(&c, report_compare_table, co->quiet);
 	if (rc == PMU_EXIT_OK && co->fail_on && regressions(&c.res, co->fail_on))
 		rc = PMU_EXIT_REGRESSION;
+	if ((rc == PMU_EXIT_OK || rc == PMU_EXIT_INTERRUPTED) && co->after)
+		co->after(&c.res, co->after_data);
 	campaign_release(&c);
 	return rc;
 fail:
@@ -283,15 +198,52 @@ fail:
 	return rc;
 }
 
+void compare_defaults(struct compare_opts *co)
+{
+	memset(co, 0, sizeof(*co));
+	co->min_blocks = 10;
+	co->max_blocks = 200;
+	co->target_ci = 1.0;
+	co->noise_band = 100 * STATS_NOISE_BAND_DEFAULT;
+	co->o.max_time_s = 300;
+	co->o.warmup = 1;
+	co->o.pin_cpu = -1;
+	co->o.env_pad_max = 4095;
+}
+
+uint64_t compare_random_seed(void)
+{
+	unsigned seed;
+
+	return getrandom(&seed, sizeof(seed), 0) == sizeof(seed) ? seed : 0;
+}
+
+void compare_settle(struct compare_opts *co)
+{
+	struct campaign_opts *o = &co->o;
+
+	o->shuffle = 1;
+	o->equal_paths = 1;
+	o->stop.kind = co->blocks ? STOP_FIXED : co->decide ? STOP_SEQUENTIAL : STOP_PRECISION;
+	o->stop.max_blocks = co->blocks ? co->blocks : co->max_blocks;
+	o->stop.min_blocks = co->min_blocks > o->stop.max_blocks ? o->stop.max_blocks
+								  : co->min_blocks;
+	o->stop.target = co->target_ci / 100;
+	snprintf(co->done, sizeof(co->done), co->blocks ? "the %u blocks asked for ran"
+						       : "block limit of %u reached before the "
+							 "target precision", o->stop.max_blocks);
+	o->done_reason = co->done;
+	cli_campaign_progress(o, co->quiet);
+}
+
 int cmd_compare(int argc, const char **argv)
 {
 	struct compare_opts co = { 0 };
 	struct campaign_opts *o = &co.o;
-	char defaults[64][4], done[128];
+	char defaults[64][4];
 	unsigned seed = 0, pin = (unsigned)-1, envpad = 4095;
 	int help = 0, seeded = 0, next, r;
 	char *events = NULL, *metrics = NULL;
-	const char *backend = NULL, *calls_mech = NULL;
 	struct error err;
 	const struct option opts[] = {
 		{ OPT_LIST, 'm', "metrics", &metrics, "list", "portable metrics or presets (default)" },
@@ -315,23 +267,18 @@ int cmd_compare(int argc, const char **argv)
 		{ OPT_LIST, 0, "fail-on-regression", &co.fail_on, "list", "exit 3 if one of these metrics is SLOWER in a variant" },
 		{ OPT_STRING, 'o', "output", &o->json_path, "file", "write the result as JSON ('-' = stdout)" },
 		{ OPT_STRING, 0, "csv", &o->csv_path, "file", "write every run's raw values as CSV" },
-		{ OPT_STRING, 0, "backend", &backend, "mode", "auto (default), hw, sim or sw: who serves hardware metrics" },
+		{ OPT_STRING, 0, "backend", &o->backend, "mode", "auto (default), hw, sim or sw: who serves hardware metrics" },
 		{ OPT_UINT, 0, "sim-runs", &o->sim_runs, "n", "simulated runs per variant (default 3)", 1, 1e6 },
 		{ OPT_STRING, 0, "sim-args", &o->sim_args, "words", "append these arguments in simulated runs (e.g. a smaller input)" },
-		{ OPT_STRING, 0, "calls", &calls_mech, "mech", "call counters by auto (default), uprobe or preload" },
+		{ OPT_STRING, 0, "calls", &o->calls, "mech", "call counters by auto (default), uprobe or preload" },
 		{ OPT_STRING, 0, "uarch", &o->uarch, "name", "microarchitecture to resolve metrics for (default: this host's)" },
 		{ OPT_BOOL, 0, "dry-run", &o->dry_run, NULL, "print the counters' perf_event_attr per group, run nothing" },
-		{ OPT_BOOL, 'q', "quiet", &o->quiet, NULL, "no table" },
+		{ OPT_BOOL, 'q', "quiet", &co.quiet, NULL, "no table" },
 		{ OPT_BOOL, 'h', "help", &help, NULL, "show this help" },
 		{ OPT_END },
 	};
 
-	co.min_blocks = 10;
-	co.max_blocks = 200;
-	co.target_ci = 1.0;
-	co.noise_band = 100 * STATS_NOISE_BAND_DEFAULT;
-	o->max_time_s = 300;
-	o->warmup = 1;
+	compare_defaults(&co);
 	error_clear(&err);
 	r = cli_parse(argc, argv, opts, compare_usage, 0, &next, &help);
 	if (r)
@@ -343,32 +290,19 @@ int cmd_compare(int argc, const char **argv)
 		error_hint(&err, "pmustat compare -- ./old -- ./new");
 		return cli_error(&err);
 	}
-	if (campaign_opts_modes(o, backend, calls_mech, &err) ||
-	    split_variants(&co, argc - next, argv + next, &err) ||
+	if (split_variants(&co, argc - next, argv + next, &err) ||
 	    check_names(&co, defaults, &err)) {
 		free_variants(&co);
 		free(events); free(metrics); free(co.fail_on);
 		return cli_error(&err);
 	}
-	if (!seeded && getrandom(&seed, sizeof(seed), 0) != sizeof(seed))
-		seed = 0;
 	o->events = events;
 	o->metrics = metrics;
-	o->seed = seed;
+	o->seed = seeded ? seed : compare_random_seed();
 	o->pin_cpu = (int)pin;
 	o->env_pad_max = envpad;
-	o->shuffle = 1;
-	o->equal_paths = 1;
-	o->repeat = co.blocks ? co.blocks : co.max_blocks;
-	o->after_block = after_block;
-	o->after_data = &co;
-	snprintf(done, sizeof(done), co.blocks ? "the %u blocks asked for ran"
-					       : "block limit of %u reached before the target "
-						 "precision", o->repeat);
-	o->done_reason = done;
-	if (co.min_blocks > o->repeat)
-		co.min_blocks = o->repeat;
-	r = run_compare(&co);
+	compare_settle(&co);
+	r = compare_run(&co);
 	free_variants(&co);
 	free(events); free(metrics); free(co.fail_on);
 	return r;

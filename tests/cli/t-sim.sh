@@ -24,7 +24,7 @@ if ! ls /sys/bus/event_source/devices | grep -qE '^(cpu|cpu_core|armv8)'; then
 	run_pm 0 stat -r 2 -m instructions,task-clock -o auto.json -- "$L" 1000
 	expect_eq "$(jv auto.json metrics.4.backend)" sim "instructions simulated"
 	expect_eq "$(jv auto.json metrics.5.backend)" perf "task-clock native"
-	expect_eq "$(jv auto.json runs.#)" 4 "2 native + 2 simulated runs"
+	expect_eq "$(jv auto.json runs.#)" 5 "2 native + 3 simulated runs (-r sets the measured runs only)"
 	# the implicit default set is never simulated: say how to get it
 	run_pm 0 stat -r 1 -- "$L" 10
 	expect_not_in out "simulated by cachegrind"

@@ -36,7 +36,8 @@ fi
 run_pm 2 stat -o /nonexistent/dir/r.json -- touch ran
 expect_in err "cannot write '/nonexistent/dir/r.json'"
 [ ! -e ran ] || fail "the command ran although the output was unwritable"
-run_pm 1 stat --csv /nonexistent/dir/r.csv -- touch ran
+run_pm 2 stat --csv /nonexistent/dir/r.csv -- touch ran
+expect_in err "cannot write '/nonexistent/dir/r.csv'"
 [ ! -e ran ] || fail "the command ran although the CSV was unwritable"
 
 # A program that cannot be run is not a program that failed.

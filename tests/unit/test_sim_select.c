@@ -24,8 +24,9 @@ static const struct choose_case {
 } cases[] = {
 	/* auto: hardware when it opens, else simulated, else not measured */
 	{ BACKEND_AUTO, MCLASS_HARDWARE, HW | SIMUL | VG, BK_PERF, "" },
-	{ BACKEND_AUTO, MCLASS_HARDWARE, SIMUL | VG, BK_SIM, "simulated by cachegrind" },
-	{ BACKEND_AUTO, MCLASS_HARDWARE, SIMUL, BK_NONE, "valgrind is not installed" },
+	{ BACKEND_AUTO, MCLASS_HARDWARE, SIMUL | VG | REQ, BK_SIM, "simulated by cachegrind" },
+	{ BACKEND_AUTO, MCLASS_HARDWARE, SIMUL | VG, BK_NONE, "only metrics named with -m" },
+	{ BACKEND_AUTO, MCLASS_HARDWARE, SIMUL | REQ, BK_NONE, "valgrind is not installed" },
 	{ BACKEND_AUTO, MCLASS_HARDWARE, VG, BK_NONE, "cachegrind does not simulate it" },
 	{ BACKEND_AUTO, MCLASS_SOFTWARE, 0, BK_PERF, "" },
 	{ BACKEND_AUTO, MCLASS_CALL, 0, BK_CALL, "" },
@@ -108,6 +109,7 @@ static void test_plan_runs(void **state)
 	const enum metric_class cls[] = { MCLASS_PROCESS, MCLASS_HARDWARE, MCLASS_HARDWARE,
 					   MCLASS_SOFTWARE };
 	const unsigned all_sim[] = { VG, SIMUL | VG, SIMUL | VG, VG };
+	const unsigned named_sim[] = { VG, SIMUL | VG | REQ, SIMUL | VG, VG };
 	const unsigned asked_time[] = { VG | REQ, SIMUL | VG, SIMUL | VG, VG };
 	struct backend_choice ch[4];
 	int native, sim;
@@ -126,10 +128,15 @@ static void test_plan_runs(void **state)
 	plan(BACKEND_SIM, cls, all_sim, 4, ch, &native, &sim);
 	assert_true(native && sim);
 	assert_int_equal(ch[0].kind, BK_PROCESS);
-	/* auto on a host without a PMU: native runs plus simulated ones. */
-	plan(BACKEND_AUTO, cls, all_sim, 4, ch, &native, &sim);
+	/* auto on a host without a PMU: native runs plus simulated ones, for
+	 * the metrics named with -m only. */
+	plan(BACKEND_AUTO, cls, named_sim, 4, ch, &native, &sim);
 	assert_true(native && sim);
 	assert_int_equal(ch[1].kind, BK_SIM);
+	assert_int_equal(ch[2].kind, BK_NONE);
+	plan(BACKEND_AUTO, cls, all_sim, 4, ch, &native, &sim);
+	assert_true(native);
+	assert_false(sim);
 	/* hw: never simulated runs. */
 	plan(BACKEND_HW, cls, all_sim, 4, ch, &native, &sim);
 	assert_true(native);

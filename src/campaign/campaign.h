@@ -1,0 +1,150 @@
+/*
+ * The campaign: pmustat's measuring engine, shared by `stat`, `compare` and
+ * `demo`. A campaign turns a request (metrics, events, call counters) into a
+ * plan through its mechanisms (campaign/mechanism.h: process clocks, perf
+ * counting, call counters, regions, simulation), checks the programs and the
+ * outputs before anything runs, then runs randomized blocks under a stopping
+ * rule and a time budget, and records every run as it finishes — appended to
+ * a journal, so an interrupt or kill -9 loses no finished run.
+ *
+ * Lifecycle: campaign_init -> campaign_add_variant... -> campaign_prepare ->
+ * campaign_run -> campaign_finish -> campaign_release. Nothing here writes
+ * to stdout; progress reaches the terminal through a callback the caller
+ * owns.
+ */
+#ifndef PMU_CAMPAIGN_CAMPAIGN_H
+#define PMU_CAMPAIGN_CAMPAIGN_H
+
+#include <stdint.h>
+
+#include "catalog/select.h"
+#include "core/error.h"
+#include "core/strbuf.h"
+#include "host/sysfs.h"
+#include "report/csv.h"
+#include "report/result.h"
+#include "run/execpath.h"
+#include "run/sigwatch.h"
+#include "run/spawn.h"
+
+/*
+ * When the block loop stops, as a value. STOP_FIXED runs max_blocks blocks.
+ * STOP_PRECISION stops once the primary metric's CI half-width of every
+ * variant against the baseline is within target (relative, 0.01 = 1%),
+ * after min_blocks. STOP_SEQUENTIAL stops once every always-valid confidence
+ * sequence of the primary metric has left the undecided zone. Both also stop
+ * at max_blocks, and the time budget (campaign_opts.max_time_s) applies to
+ * every rule. A rule never stops on a p-value.
+ */
+enum stop_kind { STOP_FIXED, STOP_PRECISION, STOP_SEQUENTIAL };
+
+struct stop_rule {
+	enum stop_kind kind;
+	unsigned min_blocks;
+	unsigned max_blocks;	/* measured blocks at most (warm-up excluded) */
+	double target;		/* STOP_PRECISION: relative half-width, 0.01 = 1% */
+};
+
+/* What the progress callback is told after each run. */
+struct campaign_progress {
+	size_t done, total;	/* runs finished, runs planned at most */
+	const char *status;	/* "wall-time CI ±1.20% (target 1.00%)", "simulating", or "" */
+	double left_s;		/* time left of the budget, or -1 without one */
+};
+
+struct campaign_opts {
+	const char *events;	/* -e list, or NULL */
+	const char *metrics;	/* -m list, or NULL */
+	const char *uarch;	/* --uarch, or NULL (PMUSTAT_UARCH, else the host's) */
+	const char *backend;	/* --backend auto|hw|sim|sw, or NULL = auto */
+	const char *calls;	/* --calls auto|uprobe|preload, or NULL = auto */
+	int dry_run;		/* plan and describe the counters, run nothing */
+	unsigned warmup;	/* warm-up blocks */
+	struct stop_rule stop;
+	double timeout_s;
+	int show_output;
+	int ignore_failure;
+	const char *json_path;
+	const char *csv_path;
+	uint64_t seed;
+	size_t env_pad_max;
+	int shuffle;
+	int pin_cpu;		/* run every command on this CPU, -1 = no pinning */
+	int equal_paths;	/* exec variants through equal-length paths */
+	double max_time_s;	/* time budget, simulated runs included; 0 = none */
+	unsigned sim_runs;	/* simulated blocks (0: 3) */
+	const char *sim_args;	/* words appended to each command in simulated
+				 * runs (a smaller input), or NULL */
+	const char *done_reason;	/* stop reason when every block ran (NULL: "all runs done") */
+	/* Called after every run (never while the outputs are written). */
+	void (*progress)(const struct campaign_progress *p, void *data);
+	void *progress_data;
+};
+
+struct mech_slot;
+struct journal;
+
+struct campaign {
+	const struct campaign_opts *o;
+	struct result res;
+	struct sysfs_model model;
+	struct catalog_host cat;	/* catalogue for the host or --uarch */
+	int have_cat;
+	int backend, call_mech;		/* parsed --backend / --calls */
+	/* The request, split: portable metrics, native events, call counters. */
+	char *req_metrics, *req_events, *req_calls;
+	struct mech_slot *mech;		/* the active mechanisms, in table order */
+	size_t nmech;
+	size_t groups;			/* counter groups: group of a block = block mod groups */
+	int sim_valgrind, sim_ll_level;	/* what simulation could do (the policy asks) */
+	int native;			/* native runs are needed */
+	unsigned sim_blocks;		/* simulated blocks planned */
+	unsigned native_blocks;		/* native blocks run (incl. warm-up) */
+	uint64_t t0;			/* CLOCK_MONOTONIC ns when the runs began */
+	struct journal *journal;	/* -o FILE: runs appended as they finish */
+	struct csv_writer csv;
+	int output_failed;		/* an output could not be written */
+	struct sigwatch sw;
+	struct spawner server;		/* forks the measured children */
+	char *failure_stderr;		/* stderr tail of the run that stopped us */
+	struct execpaths xp;		/* equal-length links, if used */
+	char ***run_argv;		/* per variant: argv as exec'd */
+};
+
+/* Start the spawn server and read the host; -1 with err (e.g. a bad
+ * --backend word). command is "stat", "compare" or "demo". */
+int campaign_init(struct campaign *c, const struct campaign_opts *o, const char *command,
+		  struct error *err);
+void campaign_release(struct campaign *c);
+
+/* Add a variant to run (argv is copied). */
+void campaign_add_variant(struct campaign *c, const char *name, char *const *argv);
+
+/*
+ * Plan every mechanism, note what is unavailable, and (unless dry_run)
+ * check that the programs can be run and the outputs written.
+ */
+int campaign_prepare(struct campaign *c, struct error *err);
+
+/* What --dry-run prints: every counter's perf_event_attr, per group. */
+void campaign_dry_run(const struct campaign *c, struct strbuf *out);
+
+/*
+ * Run the blocks. Returns 0 when the campaign ended normally (its reason in
+ * res.stop_reason); -1 with err when a run failed (unless ignore_failure),
+ * could not be executed, or an output could not be written. Every finished
+ * run is in res and in the journal. res.interrupted is set when SIGINT or
+ * SIGTERM stopped it (that returns 0).
+ */
+int campaign_run(struct campaign *c, struct error *err);
+
+/*
+ * Write the final outputs: the full JSON document (atomically) and the end
+ * of the CSV. complete is set only when every output was written whole.
+ */
+int campaign_finish(struct campaign *c, struct error *err);
+
+/* Does the campaign have an output at path "-" (JSON to stdout)? */
+int campaign_json_to_stdout(const struct campaign *c);
+
+#endif

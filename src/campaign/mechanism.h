@@ -1,0 +1,136 @@
+/*
+ * A measuring mechanism: one small ops table, several implementations (in
+ * the spirit of redis's ae event loop backends). The campaign's planner and
+ * block loop iterate over the active mechanisms and name none of them; each
+ * mechanism keeps its own state and says what it adds to the request, to a
+ * run (environment, counters, a wrapped command line) and to the run's
+ * record. Adding a mechanism is one new file and one row of the table in
+ * mechanisms.c.
+ *
+ * Order is the table's: plans run first to last (a later mechanism may read
+ * what an earlier one planned from the result's metrics), and so do a run's
+ * begins and ends. A mechanism takes part in native runs, simulated runs or
+ * both (runs).
+ */
+#ifndef PMU_CAMPAIGN_MECHANISM_H
+#define PMU_CAMPAIGN_MECHANISM_H
+
+#include <stddef.h>
+
+#include "campaign/campaign.h"
+#include "catalog/event.h"
+#include "run/measure.h"
+#include "run/schedule.h"
+
+enum { MECH_NATIVE = 1, MECH_SIM = 2 };
+
+/* What one run will do; begin() may change any of it. */
+struct run_setup {
+	const struct sched_slot *slot;
+	char *const *argv;		/* the command as exec'd (wrap it: valgrind ...) */
+	char *const *envp;		/* NULL = pmustat's own environment */
+	double timeout_s;
+	/* The perf events the run opens, in order; parallel arrays. */
+	struct event_spec *events;	/* shallow copies, owned by their mechanism */
+	size_t *leader;			/* group leader's index, or PLAN_NOT_COUNTED */
+	size_t *metric;			/* result metric of each event */
+	char *shared;			/* 1 = may be counted inside regions too */
+	size_t nevents, alloc;
+};
+
+/* Append an event; leader is an index in rs (the event's own for a lone or
+ * leading event). Returns the event's index. */
+size_t run_setup_add_event(struct run_setup *rs, const struct event_spec *ev, size_t leader,
+			   size_t metric, int shared);
+
+struct mechanism_ops {
+	const char *name;
+	unsigned runs;		/* MECH_NATIVE and/or MECH_SIM */
+	size_t run_size;	/* bytes of per-run state given to begin/end */
+	/*
+	 * What it adds to the request: metrics into c->res, notes, probes.
+	 * Sets *state (NULL = not active in this campaign). -1 with err stops
+	 * the campaign before any run.
+	 */
+	int (*plan)(struct campaign *c, void **state, struct error *err);
+	/* After every plan ran (optional): settle what depends on the others. */
+	int (*plan_done)(struct campaign *c, void *state, struct error *err);
+	/* Before a run is spawned. run is zeroed, run_size bytes. */
+	int (*begin)(struct campaign *c, void *state, struct run_setup *rs, void *run,
+		     struct error *err);
+	/*
+	 * After the run was reaped and recorded as c->res.runs[run_index]: its
+	 * values into the record. Failures become notes, never a stop.
+	 */
+	void (*end)(struct campaign *c, void *state, void *run, const struct measure_outcome *out,
+		    size_t run_index);
+	/* Free what begin made (optional; called whether or not end ran). */
+	void (*run_release)(void *state, void *run);
+	/* What --dry-run shows for it (optional). */
+	void (*dry_run)(const struct campaign *c, const void *state, struct strbuf *out);
+	void (*release)(void *state);
+};
+
+struct mech_slot {
+	const struct mechanism_ops *ops;
+	void *state;
+};
+
+/* The table, in order, NULL-terminated (mechanisms.c). */
+extern const struct mechanism_ops *const campaign_mechanisms[];
+
+extern const struct mechanism_ops mech_process;
+extern const struct mechanism_ops mech_perf;
+extern const struct mechanism_ops mech_calls;
+extern const struct mechanism_ops mech_sim;
+extern const struct mechanism_ops mech_regions;
+
+/* ---- shared by the mechanisms and the planner (request.c) -------------- */
+
+/* The catalogue for the host or --uarch, opened on first use. */
+int campaign_catalog(struct campaign *c, struct error *err);
+
+/* A metric cannot be measured: reason and hint replace earlier ones. */
+void campaign_mark_unavailable(struct result_metric *m, const char *reason, const char *hint);
+
+/* Set a run's value of metric m (by index; runs may have moved). */
+void campaign_set_value(struct campaign *c, size_t run_index, size_t m, double value);
+
+/* Fill the formula metrics of a run from its own event values. */
+void campaign_compute_formulas(const struct campaign *c, struct result_run *run);
+
+/* ---- the engine's own steps --------------------------------------------- */
+
+/* Split the request, plan every mechanism, apply the backend policy
+ * (request.c). */
+int campaign_plan(struct campaign *c, struct error *err);
+
+/* Record a finished run: status from the spawn, then every mechanism's
+ * values; returns its index (record.c). */
+size_t campaign_record(struct campaign *c, const struct sched_slot *slot, double start,
+		       const struct measure_outcome *out);
+
+/* Append the run to the outputs (journal, CSV); -1 with err when one cannot
+ * be written (record.c). */
+int campaign_persist(struct campaign *c, size_t run_index, struct error *err);
+
+/* Can the outputs be written? Before anything runs (record.c). */
+int campaign_outputs_check(const struct campaign *c, struct error *err);
+
+/* Open the outputs' journal and CSV before the first run (record.c). */
+int campaign_outputs_open(struct campaign *c, struct error *err);
+
+/* The error for a run that stops the campaign (record.c). */
+int campaign_run_failure(struct campaign *c, size_t run_index, const struct measure_outcome *out,
+			 struct error *err);
+
+/* Notes at the end of the runs (record.c). */
+void campaign_note_ignored_failures(struct campaign *c);
+void campaign_note_interrupted(struct campaign *c, size_t total);
+
+/* Should the block loop stop after `blocks` measured blocks (stop.c)? 1 with
+ * the reason in why; status gets the progress words ("wall-time CI ±2%"). */
+int campaign_stop_check(const struct campaign *c, unsigned blocks, struct strbuf *why,
+			struct strbuf *status);
+
+#endif

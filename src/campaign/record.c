@@ -1,0 +1,268 @@
+/*
+ * Recording and persisting runs. A finished run becomes a record (status
+ * from the spawn, values from every mechanism), then one line appended to
+ * the journal next to `-o FILE` and rows appended to the CSV — O(1) per run,
+ * so a campaign of ten thousand runs costs what one of ten does, per run.
+ * The full document (summaries, comparisons) is written once, at the end
+ * or on an interrupt (campaign_finish); a kill -9 leaves the journal, which
+ * `pmustat report` reads. An output that cannot be written stops the
+ * campaign with one error; what was written before is kept, and the result
+ * is never marked complete.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "campaign/mechanism.h"
+#include "core/strbuf.h"
+#include "report/journal.h"
+#include "report/json.h"
+
+static double now_epoch(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static enum run_status status_of(const struct spawn_result *sp)
+{
+	switch (sp->outcome) {
+	case SPAWN_EXITED:
+		return sp->status ? RUN_FAILED : RUN_OK;
+	case SPAWN_SIGNALED:
+		return RUN_SIGNALED;
+	case SPAWN_TIMEOUT:
+		return RUN_TIMEOUT;
+	case SPAWN_INTERRUPTED:
+		return RUN_INTERRUPTED;
+	default:
+		return RUN_EXEC_FAILED;
+	}
+}
+
+size_t campaign_record(struct campaign *c, const struct sched_slot *slot, double start,
+		       const struct measure_outcome *out)
+{
+	struct result_run *run = result_add_run(&c->res);
+	const struct spawn_result *sp = &out->sp;
+
+	run->variant = slot->variant;
+	run->block = slot->block;
+	run->position = slot->position;
+	run->group = slot->group;
+	run->warmup = slot->warmup;
+	run->simulated = slot->sim;
+	run->env_pad = slot->env_pad;
+	run->start_time = start > 0 ? start : now_epoch();
+	run->status = status_of(sp);
+	if (run->status == RUN_OK || run->status == RUN_FAILED)
+		run->exit_code = sp->status;
+	else if (run->status == RUN_EXEC_FAILED)
+		run->exec_errno = sp->status;
+	else
+		run->signal = sp->status;
+	return (size_t)run->index;
+}
+
+/* ---- outputs ------------------------------------------------------------ */
+
+static int json_to_file(const struct campaign *c)
+{
+	return c->o->json_path && strcmp(c->o->json_path, "-");
+}
+
+static char *journal_path_of(const char *json_path)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s.journal", json_path);
+	return strbuf_detach(&sb);
+}
+
+/* TEMPORARY until core/outfile lands. */
+static int outputs_check(const char *path, const char *opt, struct error *err)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	FILE *f;
+
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	strbuf_addf(&tmp, "%s.tmp", path);
+	f = fopen(tmp.buf, "w");
+	if (!f) {
+		error_set(err, ERR_USAGE, "cannot write '%s': %s", path, strerror(errno));
+		error_hint(err, "choose a writable path for %s", opt);
+		strbuf_release(&tmp);
+		return -1;
+	}
+	fclose(f);
+	unlink(tmp.buf);
+	strbuf_release(&tmp);
+	return 0;
+}
+
+int campaign_outputs_check(const struct campaign *c, struct error *err)
+{
+	return outputs_check(c->o->json_path, "-o/--output", err) ||
+	       outputs_check(c->o->csv_path, "--csv", err) ? -1 : 0;
+}
+
+int campaign_outputs_open(struct campaign *c, struct error *err)
+{
+	char *jpath;
+	int rc = 0;
+
+	if (c->o->csv_path && csv_open(&c->csv, c->o->csv_path, err))
+		return -1;
+	if (!json_to_file(c))
+		return 0;
+	jpath = journal_path_of(c->o->json_path);
+	c->journal = xcalloc(1, sizeof(*c->journal));
+	if (journal_open(c->journal, jpath, &c->res, err) ||
+	    journal_write_skeleton(c->o->json_path, &c->res, jpath, err)) {
+		free(c->journal);
+		c->journal = NULL;
+		rc = -1;
+	}
+	free(jpath);
+	return rc;
+}
+
+int campaign_persist(struct campaign *c, size_t run_index, struct error *err)
+{
+	const struct result_run *run = &c->res.runs[run_index];
+
+	if (c->csv.f && csv_write_run(&c->csv, &c->res, run, err))
+		goto fail;
+	if (c->journal && journal_add_run(c->journal, &c->res, run, err))
+		goto fail;
+	return 0;
+fail:
+	c->output_failed = 1;
+	free(c->res.stop_reason);
+	c->res.stop_reason = xstrdup(err->msg);
+	return -1;
+}
+
+int campaign_finish(struct campaign *c, struct error *err)
+{
+	int bad = c->output_failed;
+
+	/* The CSV is closed first: its failure must keep the JSON incomplete. */
+	if (c->csv.f && csv_close(&c->csv, err))
+		bad = 1;
+	c->res.complete = !bad;
+	if (!json_to_file(c))
+		return bad ? -1 : 0;
+	if (report_json_write(&c->res, c->o->json_path, bad ? NULL : err)) {
+		/* The journal still holds every run: keep it and say where. */
+		if (!bad)
+			error_hint(err, "the runs are kept in '%s.journal': 'pmustat report "
+				   "%s.journal' reads them", c->o->json_path, c->o->json_path);
+		return -1;
+	}
+	if (c->journal) {
+		journal_close(c->journal, !bad, NULL);
+		free(c->journal);
+		c->journal = NULL;
+	}
+	return bad ? -1 : 0;
+}
+
+/* ---- failures and notes ------------------------------------------------- */
+
+static void command_line(const struct result_variant *v, struct strbuf *sb)
+{
+	for (char **a = v->argv; *a; a++)
+		strbuf_addf(sb, "%s%s", a == v->argv ? "" : " ", *a);
+}
+
+int campaign_run_failure(struct campaign *c, size_t run_index, const struct measure_outcome *out,
+			 struct error *err)
+{
+	const struct result_run *run = &c->res.runs[run_index];
+	struct strbuf cmd = STRBUF_INIT;
+	int ordinal = run->index + 1;
+	unsigned total = (c->o->warmup + c->o->stop.max_blocks) * (unsigned)c->res.nvariants;
+
+	command_line(&c->res.variants[run->variant], &cmd);
+	switch (run->status) {
+	case RUN_EXEC_FAILED:
+		error_set(err, ERR_RUNTIME, "cannot run '%s': %s",
+			  c->res.variants[run->variant].argv[0], strerror(run->exec_errno));
+		error_hint(err, "check the program's path and permissions");
+		break;
+	case RUN_FAILED:
+		error_set(err, ERR_RUNTIME, "run %d of %u: '%s' exited with status %d", ordinal,
+			  total, cmd.buf, run->exit_code);
+		error_hint(err, "use -i/--ignore-failure to measure a failing command anyway");
+		break;
+	case RUN_SIGNALED:
+		error_set(err, ERR_RUNTIME, "run %d of %u: '%s' was killed by signal %d (%s)",
+			  ordinal, total, cmd.buf, run->signal, strsignal(run->signal));
+		error_hint(err, "use -i/--ignore-failure to keep going past failing runs");
+		break;
+	case RUN_TIMEOUT:
+		error_set(err, ERR_RUNTIME, "run %d of %u: '%s' timed out after %g s; its "
+			  "process group was killed", ordinal, total, cmd.buf, c->o->timeout_s);
+		error_hint(err, "raise --timeout, or use -i to leave timed-out runs out");
+		break;
+	default:
+		break;
+	}
+	free(c->res.stop_reason);
+	c->res.stop_reason = xstrdup(err->msg);
+	if (out->stderr_tail && *out->stderr_tail)
+		c->failure_stderr = xstrdup(out->stderr_tail);
+	strbuf_release(&cmd);
+	return -1;
+}
+
+void campaign_note_ignored_failures(struct campaign *c)
+{
+	size_t failed = 0, signaled = 0, timeout = 0, measured = 0;
+
+	for (size_t i = 0; i < c->res.nruns; i++) {
+		const struct result_run *run = &c->res.runs[i];
+
+		if (run->warmup)
+			continue;
+		measured++;
+		failed += run->status == RUN_FAILED;
+		signaled += run->status == RUN_SIGNALED;
+		timeout += run->status == RUN_TIMEOUT;
+	}
+	if (failed)
+		result_add_note(&c->res, NOTE_WARNING, NULL, NULL,
+				"%zu of %zu runs exited with a non-zero status: kept in the "
+				"statistics (-i)", failed, measured);
+	if (signaled)
+		result_add_note(&c->res, NOTE_WARNING, NULL, NULL,
+				"%zu of %zu runs were killed by a signal: left out of the "
+				"statistics (-i)", signaled, measured);
+	if (timeout)
+		result_add_note(&c->res, NOTE_WARNING, NULL, NULL,
+				"%zu of %zu runs timed out after %g s: left out of the "
+				"statistics (-i)", timeout, measured, c->o->timeout_s);
+}
+
+void campaign_note_interrupted(struct campaign *c, size_t total)
+{
+	size_t finished = 0;
+
+	for (size_t i = 0; i < c->res.nruns; i++)
+		finished += c->res.runs[i].status != RUN_INTERRUPTED;
+	c->res.interrupted = 1;
+	free(c->res.stop_reason);
+	c->res.stop_reason = xstrdup(c->sw.stop_signal == SIGINT ? "interrupted by SIGINT"
+								  : "interrupted by SIGTERM");
+	result_add_note(&c->res, NOTE_WARNING, NULL, NULL,
+			"%s after %zu of %zu runs: the statistics use the runs that finished",
+			c->res.stop_reason, finished, total);
+}

@@ -1,0 +1,208 @@
+/*
+ * Planning a campaign: the request (-m metrics or the default preset, -e
+ * native events, call counters given in either list) is split by kind, each
+ * mechanism of the table plans its part in order, the --backend policy
+ * settles who serves each metric (policy.c), and the mechanisms finish
+ * their plans knowing that. Everything that cannot be measured is then one
+ * note per distinct reason, never a silent drop. Formula metrics are
+ * computed per run from the events of that same run.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/callcount.h"
+#include "backend/sim_select.h"
+#include "campaign/mechanism.h"
+#include "campaign/policy.h"
+#include "catalog/catalog.h"
+#include "core/strbuf.h"
+
+/* Move the call-counter items of list into *calls (comma-joined); returns
+ * the rest (caller frees both; either may be NULL). */
+static char *take_calls(const char *list, char **calls)
+{
+	struct strbuf rest = STRBUF_INIT, cl = STRBUF_INIT;
+	char **items = NULL;
+	int n;
+
+	if (!list)
+		return NULL;
+	n = event_list_split(list, &items, NULL);
+	if (n < 0)
+		return xstrdup(list);	/* let the real parser report the error */
+	for (int i = 0; i < n; i++) {
+		struct strbuf *to = callcount_is_call(items[i]) ? &cl : &rest;
+
+		strbuf_addf(to, "%s%s", to->len ? "," : "", items[i]);
+	}
+	event_list_free(items);
+	if (cl.len) {
+		if (*calls) {
+			strbuf_addf(&cl, ",%s", *calls);
+			free(*calls);
+		}
+		*calls = strbuf_detach(&cl);
+	}
+	strbuf_release(&cl);
+	if (!rest.len) {
+		strbuf_release(&rest);
+		return NULL;
+	}
+	return strbuf_detach(&rest);
+}
+
+static void split_request(struct campaign *c)
+{
+	c->req_metrics = take_calls(c->o->metrics, &c->req_calls);
+	c->req_events = take_calls(c->o->events, &c->req_calls);
+	if (!c->req_metrics && !c->req_events && !c->req_calls)
+		c->req_metrics = xstrdup("default");
+}
+
+int campaign_catalog(struct campaign *c, struct error *err)
+{
+	if (c->have_cat)
+		return 0;
+	if (catalog_host_open(&c->cat, c->o->uarch, err))
+		return -1;
+	c->have_cat = 1;
+	if (c->cat.note[0])
+		result_add_note(&c->res, NOTE_NOTE, NULL, NULL, "%s", c->cat.note);
+	return 0;
+}
+
+void campaign_mark_unavailable(struct result_metric *m, const char *reason, const char *hint)
+{
+	char *r = xstrdup(reason), *h = hint && *hint ? xstrdup(hint) : NULL;
+
+	m->available = 0;
+	free(m->reason);
+	free(m->hint);
+	m->reason = r;
+	m->hint = h;
+}
+
+/* One note per distinct reason, naming every metric it applies to, so four
+ * hardware events missing for one cause read as one line, not four. */
+static void note_unavailable(struct campaign *c)
+{
+	size_t n = c->res.nmetrics;
+	char *done = xcalloc(n ? n : 1, 1);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct result_metric *m = &c->res.metrics[i];
+		struct strbuf names = STRBUF_INIT;
+
+		if (m->available || done[i] || m->hidden)
+			continue;
+		for (size_t j = i; j < n; j++) {
+			const struct result_metric *o = &c->res.metrics[j];
+
+			if (o->available || done[j] || o->hidden || strcmp(o->reason, m->reason))
+				continue;
+			done[j] = 1;
+			strbuf_addf(&names, "%s%s", names.len ? ", " : "", o->name);
+		}
+		result_add_note(&c->res, NOTE_NOTE, m->name, m->hint, "%s: not counted — %s",
+				names.buf, m->reason);
+		strbuf_release(&names);
+	}
+	free(done);
+}
+
+static void add_mechanism(struct campaign *c, const struct mechanism_ops *ops, void *state)
+{
+	c->mech = xrealloc(c->mech, (c->nmech + 1) * sizeof(*c->mech));
+	c->mech[c->nmech].ops = ops;
+	c->mech[c->nmech++].state = state;
+}
+
+static int plan_mechanisms(struct campaign *c, struct error *err)
+{
+	for (const struct mechanism_ops *const *t = campaign_mechanisms; *t; t++) {
+		void *state = NULL;
+		int rc = (*t)->plan(c, &state, err);
+
+		if (state)
+			add_mechanism(c, *t, state);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+int campaign_plan(struct campaign *c, struct error *err)
+{
+	int sim = 0;
+
+	if (backend_mode_parse(c->o->backend ? c->o->backend : "auto",
+			       (enum backend_mode *)&c->backend, err) ||
+	    callcount_mech_parse(c->o->calls ? c->o->calls : "auto",
+				 (enum callcount_mech *)&c->call_mech, err))
+		return -1;
+	split_request(c);
+	if (plan_mechanisms(c, err) || campaign_apply_backend(c, &sim, err))
+		return -1;
+	for (size_t i = 0; i < c->nmech; i++)
+		if (c->mech[i].ops->plan_done &&
+		    c->mech[i].ops->plan_done(c, c->mech[i].state, err))
+			return -1;
+	note_unavailable(c);
+	return 0;
+}
+
+void campaign_dry_run(const struct campaign *c, struct strbuf *out)
+{
+	for (size_t i = 0; i < c->nmech; i++)
+		if (c->mech[i].ops->dry_run)
+			c->mech[i].ops->dry_run(c, c->mech[i].state, out);
+}
+
+void campaign_set_value(struct campaign *c, size_t run_index, size_t m, double value)
+{
+	struct result_value *v = &c->res.runs[run_index].values[m];
+
+	v->valid = 1;
+	v->value = value;
+}
+
+/* Formula metrics read the same run's values of the events they name. */
+struct run_lookup {
+	const struct result *r;
+	const struct result_run *run;
+};
+
+static int lookup_value(void *ctx, const char *name, double *v)
+{
+	const struct run_lookup *l = ctx;
+	int m = result_metric_index(l->r, name);
+	const struct result_value *rv;
+
+	if (m < 0)
+		return -1;
+	rv = &l->run->values[m];
+	/* A multiplexed count covers part of the run: not the same run's value. */
+	if (!rv->valid || (l->r->metrics[m].source == MSRC_PERF && rv->running < rv->enabled))
+		return -1;
+	*v = l->run->values[m].value * l->r->metrics[m].scale;
+	return 0;
+}
+
+void campaign_compute_formulas(const struct campaign *c, struct result_run *run)
+{
+	struct run_lookup l = { &c->res, run };
+
+	for (size_t m = 0; m < c->res.nmetrics; m++) {
+		const struct result_metric *met = &c->res.metrics[m];
+		double v;
+
+		if (met->source != MSRC_FORMULA || !met->available || !met->formula)
+			continue;
+		if (formula_eval(met->formula, lookup_value, &l, &v, NULL) == 0 && v == v) {
+			run->values[m].valid = 1;
+			run->values[m].value = v;
+		}
+	}
+}
+

@@ -1,0 +1,99 @@
+/*
+ * What every measuring command does once its campaign is prepared: run it
+ * with a progress line on the terminal, write the outputs, render the table
+ * (to stdout, or stderr when the JSON goes to stdout), and turn the outcome
+ * into an exit code — with the failing run's own stderr when one stopped it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/measure.h"
+#include "report/json.h"
+
+static void progress_line(const struct campaign_progress *p, void *data)
+{
+	(void)data;
+	fprintf(stderr, "\r\033[Kpmustat: run %zu/%zu%s%s", p->done, p->total,
+		*p->status ? ", " : "", p->status);
+	if (p->left_s >= 0)
+		fprintf(stderr, ", at most %.0f s left", p->left_s);
+	fflush(stderr);
+}
+
+void cli_campaign_progress(struct campaign_opts *o, int quiet)
+{
+	if (!quiet && isatty(STDERR_FILENO))
+		o->progress = progress_line;
+}
+
+static int print_dry_run(const struct campaign *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct table_opts to = { 0 };
+
+	campaign_dry_run(c, &sb);
+	report_notes(&c->res, NULL, 0, &to, &sb);
+	fputs(sb.buf, stdout);
+	strbuf_release(&sb);
+	return PMU_EXIT_OK;
+}
+
+/* Shown on a stopped campaign so the failing run's own words are not lost. */
+static void show_failure_stderr(const struct campaign *c)
+{
+	size_t len;
+
+	if (!c->failure_stderr)
+		return;
+	len = strlen(c->failure_stderr);
+	fprintf(stderr, "--- stderr of the failing run (last %zu bytes) ---\n%s", len,
+		c->failure_stderr);
+	if (len && c->failure_stderr[len - 1] != '\n')
+		fputc('\n', stderr);
+	fputs("---\n", stderr);
+}
+
+static void render_table(const struct campaign *c, campaign_renderer render, int quiet)
+{
+	struct table_opts to = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+	FILE *f = campaign_json_to_stdout(c) ? stderr : stdout;
+
+	if (quiet)
+		return;
+	to.color = isatty(fileno(f)) && !getenv("NO_COLOR");
+	render(&c->res, &to, &sb);
+	fputs(sb.buf, f);
+	strbuf_release(&sb);
+}
+
+int cli_campaign_conclude(struct campaign *c, campaign_renderer render, int quiet)
+{
+	struct error err, err2;
+	int rc, out_rc;
+
+	if (c->o->dry_run)
+		return print_dry_run(c);
+	error_clear(&err);
+	error_clear(&err2);
+	rc = campaign_run(c, &err);
+	if (c->o->progress)
+		fputs("\r\033[K", stderr);
+	out_rc = campaign_finish(c, &err2);
+	if (out_rc && err2.kind != ERR_NONE)
+		cli_error(&err2);
+	if (!rc || c->res.interrupted || c->output_failed)
+		render_table(c, render, quiet);
+	if (campaign_json_to_stdout(c) && report_json_write(&c->res, "-", &err2))
+		out_rc = cli_error(&err2);
+	if (rc) {
+		show_failure_stderr(c);
+		return cli_error(&err);
+	}
+	if (c->res.interrupted)
+		return PMU_EXIT_INTERRUPTED;
+	return out_rc ? PMU_EXIT_RUNTIME : PMU_EXIT_OK;
+}
