@@ -42,6 +42,7 @@ int cmd_stat(int argc, const char **argv)
 		{ OPT_LIST, 'm', "metrics", &metrics, "list", "portable metrics or presets (default)" },
 		{ OPT_UINT, 'r', "repeat", &o.stop.max_blocks, "n", "measured runs (default 10)", 1, 1e6 },
 		{ OPT_UINT, 0, "warmup", &o.warmup, "n", "runs to discard first (default 0)", 0, 1e6 },
+		{ OPT_DOUBLE, 0, "max-time", &o.max_time_s, "s", "time budget of the runs, simulated ones included (default: none)", 0.001, 1e7 },
 		{ OPT_DOUBLE, 0, "timeout", &o.timeout_s, "s", "kill a run after s seconds", 0.001, 1e7 },
 		{ OPT_BOOL, 'i', "ignore-failure", &o.ignore_failure, NULL, "keep going when the command fails" },
 		{ OPT_BOOL, 0, "show-output", &o.show_output, NULL, "let the command's stdout/stderr through" },

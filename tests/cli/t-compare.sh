@@ -89,7 +89,7 @@ n=$(jv fi.json comparisons.0.n)
 "$PMUSTAT" compare --blocks 100000 -o t.json -- true -- true >out 2>err &
 pid=$!
 i=0
-while [ ! -s t.json ] && [ $i -lt 3000000 ]; do i=$((i+1)); done
+while ! grep -qs '^{"run"' t.json.journal && [ $i -lt 200000 ]; do i=$((i+1)); done
 kill -TERM $pid
 wait $pid
 expect_eq "$?" 130 "exit code after SIGTERM"

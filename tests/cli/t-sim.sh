@@ -42,3 +42,14 @@ awk -v r="$(jv c.json comparisons.0.ratio)" 'BEGIN { exit !(r > 1.5 && r < 2.0) 
 expect_eq "$?" 1 "exit code without valgrind"
 expect_in err "cannot simulate: valgrind is not installed"
 expect_in err "apt-get install valgrind"
+
+# The time budget covers simulated runs: the first one's cost predicts the
+# rest, and those that do not fit are cut with a note (valgrind's start-up
+# alone makes 40 simulated runs in one second impossible).
+run_pm 0 stat --backend sim --sim-runs 40 --max-time 1 -m instructions -o cut.json -- "$L" 100000
+expect_in out "simulated runs cut to"
+n=$(jv cut.json runs.#)
+[ "$n" -ge 1 ] && [ "$n" -lt 40 ] || fail "simulated runs under a 1 s budget: $n"
+# -r sets the measured runs only; --sim-runs keeps its default of 3.
+run_pm 0 stat -r 4 --backend sim -m instructions,task-clock -o r4.json -- "$L" 1000
+expect_eq "$(jv r4.json runs.#)" 7 "4 native + 3 simulated runs"

@@ -3,11 +3,11 @@
 
 "$PMUSTAT" stat -r 100000 -o r.json --csv r.csv -- true >out 2>err &
 pid=$!
-# Wait for the first finished run to reach disk (the JSON is rewritten after
-# every run), bounded so a broken build fails instead of hanging.
+# Wait for the first finished run to reach the journal (one line per run),
+# bounded so a broken build fails instead of hanging.
 i=0
-while [ ! -s r.json ] && [ $i -lt 3000000 ]; do i=$((i+1)); done
-[ -s r.json ] || { kill $pid; fail "no run finished"; }
+while ! grep -qs '^{"run"' r.json.journal && [ $i -lt 200000 ]; do i=$((i+1)); done
+grep -qs '^{"run"' r.json.journal || { kill $pid; fail "no run finished"; }
 kill -INT $pid
 wait $pid
 rc=$?
