@@ -94,6 +94,7 @@ demo: deps
 # Benchmarks, not tests: each prints ratios against baselines run side by side.
 bench: all
 	@sh bench/run.sh $(abspath $(PMUSTAT))
+	@sh bench/output.sh $(abspath $(PMUSTAT))
 	@sh bench/compare-rules.sh $(abspath $(INTERNAL))
 	@sh bench/regions.sh $(abspath $(BUILD))
 
