@@ -167,8 +167,9 @@ int campaign_finish(struct campaign *c, struct error *err)
 				   "%s.journal' reads them", c->o->json_path, c->o->json_path);
 		return -1;
 	}
+	/* The document holds every run now: the journal has served. */
 	if (c->journal) {
-		journal_close(c->journal, !bad, NULL);
+		journal_close(c->journal, 1, NULL);
 		free(c->journal);
 		c->journal = NULL;
 	}
