@@ -37,12 +37,13 @@ int cli_split_positional(int argc, const char **argv, const struct option *opts,
 			 const char **out);
 
 /*
- * Write what a command rendered to stdout and flush it (cli/output.c).
- * A failed write is reported on stderr, once ("error: cannot write to
- * stdout: No space left on device"), and returns PMU_EXIT_RUNTIME; a
- * closed pipe is the reader's choice and returns 0 unreported.
+ * Write what a command rendered to stdout, flush it, and release sb (the
+ * text is given over, as a JSON document is to cli_print_json). A failed
+ * write is reported on stderr, once ("error: cannot write to stdout: No
+ * space left on device"), and returns PMU_EXIT_RUNTIME; a closed pipe is
+ * the reader's choice and returns 0 unreported. See cli/output.c.
  */
-int cli_print(const struct strbuf *sb);
+int cli_print(struct strbuf *sb);
 /* The same for a JSON view (indented by 2, keys in insertion order, then a
  * newline). Takes the reference to doc, as json_object_set_new() does. */
 int cli_print_json(json_t *doc);

@@ -64,7 +64,6 @@ int cmd_doctor(int argc, const char **argv)
 
 		report_doctor_text(&c, &sb);
 		r = cli_print(&sb);
-		strbuf_release(&sb);
 	}
 	checks_release(&c);
 	return r;

@@ -33,14 +33,11 @@ static int list_metrics(const struct catalog_host *h, const struct resolution *r
 {
 	struct list_metrics l = { h, r, have_valgrind() };
 	struct strbuf sb = STRBUF_INIT;
-	int rc;
 
 	if (json)
 		return cli_print_json(report_list_metrics_json(&l));
 	report_list_metrics_text(&l, &sb);
-	rc = cli_print(&sb);
-	strbuf_release(&sb);
-	return rc;
+	return cli_print(&sb);
 }
 
 static int list_events(const struct catalog_host *h, const struct resolution *r,
@@ -58,7 +55,6 @@ static int list_events(const struct catalog_host *h, const struct resolution *r,
 		rc = cli_print(&sb);
 	}
 	native_events_release(&ev);
-	strbuf_release(&sb);
 	return rc;
 }
 
@@ -66,13 +62,10 @@ static int list_uarchs(void)
 {
 	char **names = catalog_uarch_names();
 	struct strbuf sb = STRBUF_INIT;
-	int rc;
 
 	report_list_uarchs(names, &sb);
 	catalog_names_free(names);
-	rc = cli_print(&sb);
-	strbuf_release(&sb);
-	return rc;
+	return cli_print(&sb);
 }
 
 /* All of the uarch's catalogue events, for --events. */

@@ -34,12 +34,14 @@ static int write_failed(int errnum)
 	return cli_stdout_error(errnum);
 }
 
-int cli_print(const struct strbuf *sb)
+int cli_print(struct strbuf *sb)
 {
+	int bad;
+
 	errno = 0;
-	if (fwrite(sb->buf ? sb->buf : "", 1, sb->len, stdout) != sb->len || fflush(stdout))
-		return write_failed(errno);
-	return 0;
+	bad = fwrite(sb->buf ? sb->buf : "", 1, sb->len, stdout) != sb->len || fflush(stdout);
+	strbuf_release(sb);
+	return bad ? write_failed(errno) : 0;
 }
 
 int cli_print_json(json_t *doc)
