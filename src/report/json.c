@@ -5,13 +5,12 @@
  */
 #include "report/json.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "core/outfile.h"
 #include "core/strbuf.h"
 #include "report/analysis.h"
 #include "report/comparison.h"
@@ -182,40 +181,22 @@ json_t *report_json(const struct result *r)
 	return doc;
 }
 
-static int write_stream(json_t *doc, FILE *f)
-{
-	return json_dumpf(doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) || fputc('\n', f) == EOF;
-}
-
 int report_json_write(const struct result *r, const char *path, struct error *err)
 {
 	json_t *doc = report_json(r);
-	struct strbuf tmp = STRBUF_INIT;
-	FILE *f;
-	int bad, rc = -1;
+	char *text = json_dumps(doc, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+	struct strbuf sb = STRBUF_INIT;
+	int rc;
 
-	if (!strcmp(path, "-")) {
-		bad = write_stream(doc, stdout) || fflush(stdout);
-		json_decref(doc);
-		return bad ? error_set(err, ERR_RUNTIME, "cannot write JSON to stdout") : 0;
-	}
-	strbuf_addf(&tmp, "%s.tmp", path);
-	f = fopen(tmp.buf, "w");
-	if (!f) {
-		error_set(err, ERR_RUNTIME, "cannot write '%s': %s", tmp.buf, strerror(errno));
-		goto out;
-	}
-	bad = write_stream(doc, f);
-	bad |= fclose(f) != 0;
-	if (bad || rename(tmp.buf, path)) {
-		error_set(err, ERR_RUNTIME, "cannot write '%s': %s", path, strerror(errno));
-		unlink(tmp.buf);
-	} else {
-		rc = 0;
-	}
-out:
 	json_decref(doc);
-	strbuf_release(&tmp);
+	if (!text)
+		return error_set(err, ERR_RUNTIME, "cannot encode the result of '%s' as JSON",
+				 path);
+	strbuf_adds(&sb, text);
+	strbuf_addch(&sb, '\n');
+	free(text);
+	rc = outfile_replace(path, sb.buf, sb.len, err);
+	strbuf_release(&sb);
 	return rc;
 }
 

@@ -1,8 +1,9 @@
 /*
  * The result as JSON (schema pmustat.result/1), built with jansson so numbers
- * stay numbers and strings are escaped. Writing to a file is atomic (write a
- * temporary file, then rename), so a reader — or an interrupted campaign —
- * never sees half a document.
+ * stay numbers and strings are escaped. Writing to a file is atomic and safe
+ * as root (core/outfile.h: a new temporary file renamed over a regular file,
+ * never through a link or onto a device), so a reader — or an interrupted
+ * campaign — never sees half a document.
  */
 #ifndef PMU_REPORT_JSON_H
 #define PMU_REPORT_JSON_H
