@@ -23,11 +23,16 @@ json_t *report_json(const struct result *r);
 /* Write r as JSON to path ("-" = stdout). */
 int report_json_write(const struct result *r, const char *path, struct error *err);
 
-/* Read a result back from a JSON file written by report_json_write. On
- * failure r holds nothing to release. */
+/*
+ * Read a result back from path: a document written by report_json_write; a
+ * run journal (report/journal.h); or a campaign's skeleton document
+ * ("complete": false with a "journal" member), whose journal is read instead
+ * — when it is missing, the skeleton is loaded with a note that its runs are
+ * absent. On failure r holds nothing to release.
+ */
 int report_json_read(struct result *r, const char *path, struct error *err);
 
-/* ---- pieces, for writers and readers of parts of a result ----------------- */
+/* ---- the pieces the run journal shares ----------------------------------- */
 
 /* r's document without runs, summaries and comparisons: schema, tool,
  * command, host, options, variants, metrics, comparison settings, notes. */
