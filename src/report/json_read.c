@@ -204,10 +204,12 @@ static enum metric_source backend_source(json_t *o)
 
 int report_json_add_metric(struct result *r, json_t *o, struct error *err)
 {
-	const char *name = need_string(o, "name", err), *unit;
+	const char *name, *unit;
 	struct result_metric *m;
 
-	if (!name || !(unit = need_string(o, "unit", err)))
+	if (!json_is_object(o))
+		return bad_value("metric", o, "an object", err);
+	if (!(name = need_string(o, "name", err)) || !(unit = need_string(o, "unit", err)))
 		return -1;
 	m = result_add_metric_late(r, name, unit, backend_source(o));
 	m->available = 0;
@@ -354,11 +356,13 @@ static char **read_argv(json_t *a, struct error *err)
 
 static int read_variant(struct result *r, json_t *o, struct error *err)
 {
-	const char *name = need_string(o, "name", err);
+	const char *name;
 	char **argv;
 	size_t v;
 
-	if (!name || !(argv = read_argv(json_object_get(o, "argv"), err)))
+	if (!json_is_object(o))
+		return bad_value("variant", o, "an object", err);
+	if (!(name = need_string(o, "name", err)) || !(argv = read_argv(json_object_get(o, "argv"), err)))
 		return -1;
 	v = result_add_variant(r, name, argv);
 	for (char **p = argv; *p; p++)

@@ -303,6 +303,7 @@ static void test_hostile_lines(void **state)
 	check_hostile(f, "{\"metric\":{\"name\":\"wall-time\",\"unit\":\"ns\"}}",
 		      "metric 'wall-time' is already defined");
 	check_hostile(f, "{\"metric\":{\"name\":5}}", "'name' is 5, not a string");
+	check_hostile(f, "{\"metric\":[]}", "'metric' is [], not an object");
 	check_hostile(f, "{\"note\":{\"level\":\"loud\",\"text\":\"x\"}}", "'level' is 'loud'");
 	check_hostile(f, "{\"note\":{}}", "'text' is missing");
 	check_hostile(f, "{\"runs\":{}}", "unknown entry 'runs'");
@@ -340,6 +341,9 @@ static void test_hostile_headers(void **state)
 		       "{\"cpu\":{\"family\":1e300}}}}\n", "host: 'family' is 1e300");
 	check_bad_file(f, "{\"journal\":\"pmustat.journal/1\",\"result\":{\"schema\":"
 		       "\"pmustat.result/1\",\"variants\":[]}}\n", "has no variants");
+	check_bad_file(f, "{\"journal\":\"pmustat.journal/1\",\"result\":{\"schema\":"
+		       "\"pmustat.result/1\",\"variants\":[\"A\"]}}\n",
+		       "variant 0: 'variant' is \"A\", not an object");
 }
 
 /* What a killed campaign leaves: the skeleton names the journal. */
