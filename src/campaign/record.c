@@ -14,10 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <stdio.h>
-#include <unistd.h>
 
 #include "campaign/mechanism.h"
+#include "core/outfile.h"
 #include "core/strbuf.h"
 #include "report/journal.h"
 #include "report/json.h"
@@ -85,32 +84,11 @@ static char *journal_path_of(const char *json_path)
 	return strbuf_detach(&sb);
 }
 
-/* TEMPORARY until core/outfile lands. */
-static int outputs_check(const char *path, const char *opt, struct error *err)
-{
-	struct strbuf tmp = STRBUF_INIT;
-	FILE *f;
-
-	if (!path || !strcmp(path, "-"))
-		return 0;
-	strbuf_addf(&tmp, "%s.tmp", path);
-	f = fopen(tmp.buf, "w");
-	if (!f) {
-		error_set(err, ERR_USAGE, "cannot write '%s': %s", path, strerror(errno));
-		error_hint(err, "choose a writable path for %s", opt);
-		strbuf_release(&tmp);
-		return -1;
-	}
-	fclose(f);
-	unlink(tmp.buf);
-	strbuf_release(&tmp);
-	return 0;
-}
-
 int campaign_outputs_check(const struct campaign *c, struct error *err)
 {
-	return outputs_check(c->o->json_path, "-o/--output", err) ||
-	       outputs_check(c->o->csv_path, "--csv", err) ? -1 : 0;
+	if (c->o->json_path && outfile_check(c->o->json_path, "-o/--output", err))
+		return -1;
+	return c->o->csv_path ? outfile_check(c->o->csv_path, "--csv", err) : 0;
 }
 
 int campaign_outputs_open(struct campaign *c, struct error *err)

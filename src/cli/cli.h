@@ -6,8 +6,11 @@
 #ifndef PMU_CLI_CLI_H
 #define PMU_CLI_CLI_H
 
+#include <jansson.h>
+
 #include "core/error.h"
 #include "core/parseopt.h"
+#include "core/strbuf.h"
 
 int cmd_stat(int argc, const char **argv);
 int cmd_compare(int argc, const char **argv);
@@ -32,6 +35,21 @@ int cli_parse(int argc, const char **argv, const struct option *opts, const char
  * returns the index of the first positional argument in out. */
 int cli_split_positional(int argc, const char **argv, const struct option *opts,
 			 const char **out);
+
+/*
+ * Write what a command rendered to stdout, flush it, and release sb (the
+ * text is given over, as a JSON document is to cli_print_json). A failed
+ * write is reported on stderr, once ("error: cannot write to stdout: No
+ * space left on device"), and returns PMU_EXIT_RUNTIME; a closed pipe is
+ * the reader's choice and returns 0 unreported. See cli/output.c.
+ */
+int cli_print(struct strbuf *sb);
+/* The same for a JSON view (indented by 2, keys in insertion order, then a
+ * newline). Takes the reference to doc, as json_object_set_new() does. */
+int cli_print_json(json_t *doc);
+/* Report a failed write to stdout (errnum = its errno); returns the exit
+ * code: PMU_EXIT_RUNTIME, or 0 for EPIPE. For main()'s check at exit. */
+int cli_stdout_error(int errnum);
 
 /* Is stdout a terminal (for colour and progress)? */
 int cli_stdout_is_tty(void);

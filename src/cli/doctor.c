@@ -4,10 +4,7 @@
  * real) live in host/checks.c, the two renderings in report/doctor.c; this
  * file parses the options and prints.
  */
-#include <jansson.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "cli/cli.h"
 #include "core/strbuf.h"
@@ -24,17 +21,13 @@ static int print_json(const struct checks *c)
 	struct cpu_map *m = NULL;
 	struct error err;
 	json_t *doc;
-	int rc;
 
 	error_clear(&err);
 	if (cpu_map_load_default(&m, &err))
 		return cli_error(&err);
 	doc = report_doctor_json(c, m);
-	rc = json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ? PMU_EXIT_RUNTIME : 0;
-	fputc('\n', stdout);
-	json_decref(doc);
 	cpu_map_free(m);
-	return rc;
+	return cli_print_json(doc);
 }
 
 int cmd_doctor(int argc, const char **argv)
@@ -70,9 +63,7 @@ int cmd_doctor(int argc, const char **argv)
 		struct strbuf sb = STRBUF_INIT;
 
 		report_doctor_text(&c, &sb);
-		fputs(sb.buf, stdout);
-		strbuf_release(&sb);
-		r = 0;
+		r = cli_print(&sb);
 	}
 	checks_release(&c);
 	return r;

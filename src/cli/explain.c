@@ -4,241 +4,22 @@
  * chain with the reason it was or was not chosen and what the user would
  * need for it, the chosen events with their perf_event_attr and decoded
  * terms, scope, caveats, provenance. For a native event string (-e syntax):
- * its encoding. Text for people, --json for tools; both are rendered from
- * the same resolution.
+ * its encoding; for a preset, its metrics. Text for people, --json for
+ * tools, both rendered by report/explain.c; this file parses the options,
+ * finds out what NAME is (resolving or parsing it) and prints.
  */
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "catalog/catalog.h"
+#include "catalog/event.h"
 #include "catalog/select.h"
 #include "cli/cli.h"
 #include "core/strbuf.h"
+#include "report/explain.h"
 
 static const char explain_usage[] = "pmustat explain [--uarch U] [--json] NAME";
-
-static const char *const status_name[] = { "chosen", "skipped", "not tried" };
-
-/* ---- JSON -------------------------------------------------------------- */
-
-static json_t *hex(unsigned long long v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%#llx", v);
-	if (!v)
-		snprintf(buf, sizeof(buf), "0x0");
-	return json_string(buf);
-}
-
-static json_t *strv_json(char **v, size_t n)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_string(v[i]));
-	return a;
-}
-
-static json_t *nstr(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
-/* The decoded terms "event=0x43,umask=0xdc" as JSON members. */
-static void add_fields(json_t *o, const char *fields)
-{
-	char *copy = xstrdup(fields), *save = NULL;
-
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(t, '=');
-
-		if (eq) {
-			*eq = '\0';
-			json_object_set_new(o, t, json_string(eq + 1));
-		}
-	}
-	free(copy);
-}
-
-static json_t *event_json(const struct resolved_event *e)
-{
-	json_t *o = json_object();
-
-	json_object_set_new(o, "name", json_string(e->name));
-	json_object_set_new(o, "pmu", json_string(e->spec.pmu));
-	json_object_set_new(o, "role", json_string(e->pmu_role));
-	json_object_set_new(o, "scope", json_string(e->system ? "system" : "process"));
-	json_object_set_new(o, "type", e->type_known ? json_integer(e->spec.attr.type) : json_null());
-	json_object_set_new(o, "config", hex(e->spec.attr.config));
-	json_object_set_new(o, "config1", hex(e->spec.attr.config1));
-	json_object_set_new(o, "config2", hex(e->spec.attr.config2));
-	add_fields(o, e->fields);
-	json_object_set_new(o, "syntax", json_string(e->syntax));
-	json_object_set_new(o, "libpfm", nstr(e->libpfm));
-	json_object_set_new(o, "description", nstr(e->desc));
-	json_object_set_new(o, "source", nstr(e->source));
-	json_object_set_new(o, "chosen", json_boolean(e->chosen));
-	return o;
-}
-
-static json_t *metric_json(const struct catalog_host *h, const struct resolution *r,
-			   const struct resolved_metric *m)
-{
-	static const char *const kinds[] = { "base", "derived", "process", "event" };
-	json_t *o = json_object(), *steps = json_array(), *evs = json_array();
-
-	json_object_set_new(o, "uarch", json_string(r->uarch));
-	json_object_set_new(o, "uarch_description", nstr(catalog_description(&h->cat)));
-	json_object_set_new(o, "host_checked", json_boolean(r->host_checked));
-	json_object_set_new(o, "note", h->note[0] ? json_string(h->note) : json_null());
-	json_object_set_new(o, "name", json_string(m->name));
-	json_object_set_new(o, "requested", json_string(m->requested));
-	json_object_set_new(o, "kind", json_string(kinds[m->kind]));
-	json_object_set_new(o, "description", nstr(m->desc));
-	json_object_set_new(o, "unit", nstr(m->unit));
-	json_object_set_new(o, "available", json_boolean(m->available));
-	json_object_set_new(o, "reason", nstr(m->reason));
-	json_object_set_new(o, "hint", nstr(m->hint));
-	json_object_set_new(o, "formula", nstr(m->formula));
-	json_object_set_new(o, "metric_formula", nstr(m->metric_formula));
-	json_object_set_new(o, "proxy", nstr(m->proxy));
-	json_object_set_new(o, "caveats", strv_json(m->caveats, m->ncaveats));
-	json_object_set_new(o, "notes", strv_json(m->notes, m->nnotes));
-	for (size_t i = 0; i < m->nsteps; i++) {
-		const struct resolve_step *s = &m->steps[i];
-		json_t *so = json_object(), *names = json_array();
-
-		json_object_set_new(so, "formula", nstr(s->formula));
-		json_object_set_new(so, "proxy", nstr(s->proxy));
-		json_object_set_new(so, "status", json_string(status_name[s->status]));
-		json_object_set_new(so, "reason", nstr(s->reason));
-		json_object_set_new(so, "need", nstr(s->need));
-		json_object_set_new(so, "caveats", strv_json(s->caveats, s->ncaveats));
-		json_object_set_new(so, "source", nstr(s->source));
-		for (size_t k = 0; k < s->nevents; k++)
-			json_array_append_new(names, json_string(r->events[s->events[k]].name));
-		json_object_set_new(so, "events", names);
-		json_array_append_new(steps, so);
-	}
-	json_object_set_new(o, "steps", steps);
-	if (m->kind == MK_DERIVED) {
-		json_t *in = json_array();
-
-		for (size_t i = 0; i < m->ninputs; i++)
-			json_array_append_new(in, json_string(r->metrics[m->inputs[i]].name));
-		json_object_set_new(o, "inputs", in);
-	}
-	for (size_t i = 0; i < r->nevents; i++)
-		json_array_append_new(evs, event_json(&r->events[i]));
-	json_object_set_new(o, "events", evs);
-	return o;
-}
-
-static int print_json(json_t *o)
-{
-	int r = json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-
-	fputc('\n', stdout);
-	json_decref(o);
-	return r ? PMU_EXIT_RUNTIME : 0;
-}
-
-/* ---- text -------------------------------------------------------------- */
-
-static void text_event(struct strbuf *sb, const struct resolved_event *e)
-{
-	strbuf_addf(sb, "  %s%s\n", e->name, e->chosen ? "" : "   (not chosen)");
-	strbuf_addf(sb, "    pmu      %s (%s)\n", e->spec.pmu,
-		    e->system ? "system-wide: counts every process on it" : "per process");
-	if (e->type_known)
-		strbuf_addf(sb, "    attr     type %u  config %#llx  config1 %#llx  config2 %#llx\n",
-			    e->spec.attr.type, (unsigned long long)e->spec.attr.config,
-			    (unsigned long long)e->spec.attr.config1,
-			    (unsigned long long)e->spec.attr.config2);
-	else
-		strbuf_addf(sb, "    attr     type (dynamic: read from sysfs '%s/type' at run time)"
-			    "  config %#llx  config1 %#llx\n", e->spec.pmu,
-			    (unsigned long long)e->spec.attr.config,
-			    (unsigned long long)e->spec.attr.config1);
-	if (e->fields[0])
-		strbuf_addf(sb, "    terms    %s\n", e->fields);
-	strbuf_addf(sb, "    perf     %s\n", e->syntax);
-	if (e->libpfm)
-		strbuf_addf(sb, "    libpfm   %s\n", e->libpfm);
-	if (e->desc)
-		strbuf_addf(sb, "    meaning  %s\n", e->desc);
-	if (e->source)
-		strbuf_addf(sb, "    source   %s\n", e->source);
-}
-
-static void text_steps(struct strbuf *sb, const struct resolution *r,
-		       const struct resolved_metric *m)
-{
-	strbuf_adds(sb, "\nresolution, in order of preference:\n");
-	for (size_t i = 0; i < m->nsteps; i++) {
-		const struct resolve_step *s = &m->steps[i];
-
-		strbuf_addf(sb, "  %zu. %s%s: %s\n", i + 1, s->formula ? s->formula : "(none)",
-			    s->proxy ? "  [proxy]" : "", status_name[s->status]);
-		if (s->proxy)
-			strbuf_addf(sb, "       measures: %s\n", s->proxy);
-		if (s->reason)
-			strbuf_addf(sb, "       why not:  %s\n", s->reason);
-		if (s->need && s->status == STEP_SKIPPED)
-			strbuf_addf(sb, "       to use:   %s\n", s->need);
-		for (size_t k = 0; k < s->ncaveats; k++)
-			strbuf_addf(sb, "       caveat:   %s\n", s->caveats[k]);
-		if (s->source)
-			strbuf_addf(sb, "       source:   %s\n", s->source);
-	}
-	(void)r;
-}
-
-static void text_metric(struct strbuf *sb, const struct catalog_host *h,
-			const struct resolution *r, const struct resolved_metric *m)
-{
-	strbuf_addf(sb, "%s", m->name);
-	if (strcmp(m->name, m->requested))
-		strbuf_addf(sb, " (asked as '%s')", m->requested);
-	strbuf_addf(sb, " on %s: %s\n", r->uarch, catalog_description(&h->cat));
-	if (m->desc)
-		strbuf_addf(sb, "  %s%s%s%s\n", m->desc, m->unit ? " [" : "", m->unit ? m->unit : "",
-			    m->unit ? "]" : "");
-	strbuf_addf(sb, "  %s\n", r->host_checked ? "checked against this host's PMUs and permissions"
-						  : h->note);
-	if (m->kind == MK_PROCESS) {
-		strbuf_adds(sb, "  measured by pmustat itself for every run, without counters\n");
-	} else if (m->kind == MK_DERIVED) {
-		strbuf_addf(sb, "\nformula: %s\n", m->metric_formula);
-		for (size_t i = 0; i < m->ninputs; i++) {
-			const struct resolved_metric *in = &r->metrics[m->inputs[i]];
-
-			strbuf_addf(sb, "  %-24s %s\n", in->name,
-				    in->available ? (in->formula ? in->formula : "") : "not countable");
-		}
-		if (m->formula)
-			strbuf_addf(sb, "  = %s\n", m->formula);
-	} else {
-		text_steps(sb, r, m);
-	}
-	strbuf_addf(sb, "\nresult: %s", m->available ? "countable" : "not countable");
-	if (m->available && m->formula && m->kind != MK_DERIVED)
-		strbuf_addf(sb, " as %s%s", m->formula, m->proxy ? " (a proxy)" : "");
-	strbuf_adds(sb, "\n");
-	if (m->reason)
-		strbuf_addf(sb, "  reason: %s\n", m->reason);
-	for (size_t i = 0; i < m->nnotes; i++)
-		strbuf_addf(sb, "  note: %s\n", m->notes[i]);
-	if (m->hint)
-		strbuf_addf(sb, "  hint: %s\n", m->hint);
-	if (r->nevents)
-		strbuf_adds(sb, "\nevents:\n");
-	for (size_t i = 0; i < r->nevents; i++)
-		text_event(sb, &r->events[i]);
-}
 
 /* ---- native events ----------------------------------------------------- */
 
@@ -249,6 +30,8 @@ static int explain_event(const struct catalog_host *h, const char *name, int jso
 	struct event_spec ev;
 	struct error err;
 	const struct sysfs_model *m = h->checked ? &h->model : NULL;
+	struct strbuf sb = STRBUF_INIT;
+	int r;
 
 	error_clear(&err);
 	if (event_parse(m, name, &ev, &err) < 0) {
@@ -261,29 +44,36 @@ static int explain_event(const struct catalog_host *h, const char *name, int jso
 		return cli_error(&err);
 	}
 	if (json) {
-		json_t *o = json_object();
-
-		json_object_set_new(o, "name", json_string(ev.name));
-		json_object_set_new(o, "kind", json_string("native"));
-		json_object_set_new(o, "pmu", json_string(ev.pmu));
-		json_object_set_new(o, "type", json_integer(ev.attr.type));
-		json_object_set_new(o, "config", hex(ev.attr.config));
-		json_object_set_new(o, "config1", hex(ev.attr.config1));
-		json_object_set_new(o, "config2", hex(ev.attr.config2));
-		json_object_set_new(o, "scope", json_string(ev.uncore ? "system" : "process"));
-		event_spec_release(&ev);
-		return print_json(o);
+		r = cli_print_json(report_explain_event_json(&ev));
+	} else {
+		report_explain_event_text(&ev, &sb);
+		r = cli_print(&sb);
 	}
-	printf("%s: a native event (not a portable metric)\n"
-	       "  pmu      %s (%s)\n"
-	       "  attr     type %u  config %#llx  config1 %#llx  config2 %#llx\n"
-	       "  modes    %s%s%s\n",
-	       ev.name, ev.pmu, ev.uncore ? "system-wide" : "per process", ev.attr.type,
-	       (unsigned long long)ev.attr.config, (unsigned long long)ev.attr.config1,
-	       (unsigned long long)ev.attr.config2, ev.attr.exclude_user ? "" : "user ",
-	       ev.attr.exclude_kernel ? "" : "kernel ", ev.attr.exclude_hv ? "" : "hypervisor");
 	event_spec_release(&ev);
-	return 0;
+	return r;
+}
+
+static int explain_preset(const char *name, const char *metrics, const char *uarch, int json)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (json)
+		return cli_print_json(report_explain_preset_json(name, metrics));
+	report_explain_preset_text(name, metrics, uarch, &sb);
+	return cli_print(&sb);
+}
+
+static int explain_metric(const struct catalog_host *h, const struct resolution *res,
+			  const char *name, int json)
+{
+	int idx = resolution_metric_index(res, name);
+	const struct resolved_metric *m = &res->metrics[idx < 0 ? 0 : idx];
+	struct strbuf sb = STRBUF_INIT;
+
+	if (json)
+		return cli_print_json(report_explain_metric_json(h, res, m));
+	report_explain_metric_text(h, res, m, &sb);
+	return cli_print(&sb);
 }
 
 /* ---- entry ------------------------------------------------------------- */
@@ -312,8 +102,6 @@ static int explain_main(int argc, const char **argv)
 	struct catalog_host h;
 	struct resolution res;
 	struct error err;
-	struct strbuf sb = STRBUF_INIT;
-	int idx;
 
 	r = cli_parse(argc, argv, opts, explain_usage, PARSE_OPT_STOP_AT_NON_OPTION, &next, &help);
 	if (r)
@@ -328,21 +116,7 @@ static int explain_main(int argc, const char **argv)
 	if (catalog_host_open(&h, uarch, &err) < 0)
 		return cli_error(&err);
 	if (catalog_preset(&h.cat, argv[next])) {
-		const char *p = catalog_preset(&h.cat, argv[next]);
-
-		if (json) {
-			json_t *o = json_object();
-
-			json_object_set_new(o, "name", json_string(argv[next]));
-			json_object_set_new(o, "kind", json_string("preset"));
-			json_object_set_new(o, "metrics", json_string(p));
-			r = print_json(o);
-		} else {
-			printf("%s: a preset for -m, meaning %s\n'pmustat list%s%s' shows how "
-			       "each resolves\n", argv[next], strcmp(p, "*") ? p : "every metric",
-			       uarch ? " --uarch " : "", uarch ? uarch : "");
-			r = 0;
-		}
+		r = explain_preset(argv[next], catalog_preset(&h.cat, argv[next]), uarch, json);
 		catalog_host_release(&h);
 		return r;
 	}
@@ -359,17 +133,7 @@ static int explain_main(int argc, const char **argv)
 		catalog_host_release(&h);
 		return cli_error(&err);
 	}
-	idx = resolution_metric_index(&res, argv[next]);
-	if (idx < 0)
-		idx = 0;
-	if (json) {
-		r = print_json(metric_json(&h, &res, &res.metrics[idx]));
-	} else {
-		text_metric(&sb, &h, &res, &res.metrics[idx]);
-		fputs(sb.buf, stdout);
-		r = 0;
-	}
-	strbuf_release(&sb);
+	r = explain_metric(&h, &res, argv[next], json);
 	resolution_release(&res);
 	catalog_host_release(&h);
 	return r;

@@ -118,15 +118,14 @@ static int unknown_command(const char *name)
 	return PMU_EXIT_USAGE;
 }
 
-/* Report a failure to write stdout once, at exit, as git does. */
+/* Report a failure to write stdout once, at exit, as git does (what went
+ * through cli_print() was checked, and reported, when written). */
 static int finish_stdout(int rc)
 {
 	if (fflush(stdout) || ferror(stdout) || (fclose(stdout) && errno != EBADF)) {
-		if (errno == EPIPE)
-			return rc;
-		fprintf(stderr, "error: cannot write to standard output: %s\n",
-			strerror(errno ? errno : EIO));
-		return rc ? rc : PMU_EXIT_RUNTIME;
+		int bad = cli_stdout_error(errno);
+
+		return rc ? rc : bad;
 	}
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/outfile.h"
 #include "core/strbuf.h"
 #include "report/compare_table.h"
 #include "report/csv.h"
@@ -56,16 +57,18 @@ static void render(const struct result *r, int color, struct strbuf *out)
 
 static int write_text(const char *path, const char *text, struct error *err)
 {
-	FILE *f = fopen(path, "w");
-	int bad;
+	return outfile_replace(path, text, strlen(text), err);
+}
 
-	if (!f) {
-		error_set(err, ERR_RUNTIME, "cannot write '%s': %m", path);
-		return error_hint(err, "choose a writable path");
-	}
-	bad = fputs(text, f) == EOF;
-	bad |= fclose(f) != 0;
-	return bad ? error_set(err, ERR_RUNTIME, "cannot write '%s': %m", path) : 0;
+/* Refuse an output that cannot be written before reading any result. */
+static int check_outputs(const char *html, const char *csv, const char *out,
+			 struct error *err)
+{
+	if (html && outfile_check(html, "--html", err))
+		return -1;
+	if (csv && outfile_check(csv, "--csv", err))
+		return -1;
+	return out ? outfile_check(out, "-o/--output", err) : 0;
 }
 
 int cmd_report(int argc, const char **argv)
@@ -101,7 +104,8 @@ int cmd_report(int argc, const char **argv)
 		free(args);
 		return cli_error(&err);
 	}
-	if (load_all(&res, argc - next, argv + next, &err)) {
+	if (check_outputs(html, csv, out, &err) ||
+	    load_all(&res, argc - next, argv + next, &err)) {
 		free(args);
 		return cli_error(&err);
 	}

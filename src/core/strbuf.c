@@ -4,10 +4,13 @@
  */
 #include "core/strbuf.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static char strbuf_empty[1];
 
@@ -143,4 +146,27 @@ char *strbuf_detach(struct strbuf *sb)
 
 	strbuf_init(sb);
 	return p;
+}
+
+int strbuf_read_file(struct strbuf *sb, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), errnum;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		strbuf_grow(sb, 8192);
+		n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
+		if (n > 0) {
+			sb->len += (size_t)n;
+			sb->buf[sb->len] = '\0';
+		} else if (n == 0 || errno != EINTR) {
+			break;
+		}
+	}
+	errnum = errno;
+	close(fd);
+	errno = errnum;
+	return n < 0 ? -1 : 0;
 }

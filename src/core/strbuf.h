@@ -26,6 +26,9 @@ void strbuf_adds(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Append the whole content of the file at path. 0, or -1 with errno set
+ * (sb keeps what was read). */
+int strbuf_read_file(struct strbuf *sb, const char *path);
 /* Give up ownership of the buffer; sb is re-initialised. */
 char *strbuf_detach(struct strbuf *sb);
 

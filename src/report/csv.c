@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "core/outfile.h"
 #include "core/strbuf.h"
 
 static const char csv_header[] =
@@ -29,18 +31,43 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* A write failure (ENOSPC, EFBIG) shows up at the flush or as the stream's
+ * error flag; errno says why, or EIO when the flag was set earlier. */
+static int csv_flush(struct csv_writer *w, struct error *err)
+{
+	int errnum;
+
+	errno = 0;
+	if (!fflush(w->f) && !ferror(w->f))
+		return 0;
+	errnum = errno ? errno : EIO;
+	error_set(err, ERR_RUNTIME, "cannot write '%s': %s", w->path, strerror(errnum));
+	if (errnum == ENOSPC || errnum == EDQUOT)
+		return error_hint(err, "free space on its file system (see 'df -h'), or give "
+				       "--csv a path elsewhere");
+	return error_hint(err, "choose a writable path for --csv");
+}
+
 int csv_open(struct csv_writer *w, const char *path, struct error *err)
 {
-	w->f = fopen(path, "w");
-	w->path = xstrdup(path);
+	int fd = outfile_open_append(path, 1, err);
+
+	w->f = NULL;
+	w->path = NULL;
+	if (fd < 0)
+		return -1;
+	w->f = fdopen(fd, "w");
 	if (!w->f) {
 		error_set(err, ERR_RUNTIME, "cannot write '%s': %s", path, strerror(errno));
-		error_hint(err, "choose a writable path for --csv");
-		free(w->path);
-		w->path = NULL;
+		close(fd);
 		return -1;
 	}
+	w->path = xstrdup(path);
 	fputs(csv_header, w->f);
+	if (csv_flush(w, err)) {
+		csv_close(w, NULL);
+		return -1;
+	}
 	return 0;
 }
 
@@ -75,20 +102,21 @@ int csv_write_run(struct csv_writer *w, const struct result *r, const struct res
 	for (size_t m = 0; m < r->nmetrics; m++)
 		if (r->metrics[m].available)
 			csv_row(w->f, r, run, m);
-	if (fflush(w->f) || ferror(w->f))
-		return error_set(err, ERR_RUNTIME, "cannot write '%s': %s", w->path,
-				 strerror(errno));
-	return 0;
+	return csv_flush(w, err);
 }
 
 int csv_close(struct csv_writer *w, struct error *err)
 {
 	int bad = 0;
 
-	if (w->f)
-		bad = fclose(w->f) != 0;
+	if (w->f) {
+		errno = 0;
+		bad = ferror(w->f) != 0;
+		bad |= fclose(w->f) != 0;
+	}
 	if (bad)
-		error_set(err, ERR_RUNTIME, "cannot write '%s': %s", w->path, strerror(errno));
+		error_set(err, ERR_RUNTIME, "cannot write '%s': %s", w->path,
+			  strerror(errno ? errno : EIO));
 	free(w->path);
 	w->f = NULL;
 	w->path = NULL;

@@ -17,9 +17,10 @@ struct csv_writer {
 	char *path;
 };
 
-/* Create path (truncating) and write the header. */
+/* Create path (truncating; refused unless a regular file, core/outfile.h)
+ * and write the header. */
 int csv_open(struct csv_writer *w, const char *path, struct error *err);
-/* Append the rows of one run and flush. */
+/* Append the rows of one run and flush; a failed write (ENOSPC) is an error. */
 int csv_write_run(struct csv_writer *w, const struct result *r, const struct result_run *run,
 		  struct error *err);
 int csv_close(struct csv_writer *w, struct error *err);

@@ -1,8 +1,13 @@
 /*
  * The result as JSON (schema pmustat.result/1), built with jansson so numbers
- * stay numbers and strings are escaped. Writing to a file is atomic (write a
- * temporary file, then rename), so a reader — or an interrupted campaign —
- * never sees half a document.
+ * stay numbers and strings are escaped. Writing to a file is atomic and safe
+ * as root (core/outfile.h: a new temporary file renamed over a regular file,
+ * never through a link or onto a device), so a reader — or an interrupted
+ * campaign — never sees half a document.
+ *
+ * Reading checks the type and range of every field it uses: a result file
+ * comes from anywhere (another machine, a fleet node, a killed campaign), and
+ * a bad one is an error naming the field, never a crash or a wild index.
  */
 #ifndef PMU_REPORT_JSON_H
 #define PMU_REPORT_JSON_H
@@ -18,7 +23,41 @@ json_t *report_json(const struct result *r);
 /* Write r as JSON to path ("-" = stdout). */
 int report_json_write(const struct result *r, const char *path, struct error *err);
 
-/* Read a result back from a JSON file written by report_json_write. */
+/*
+ * Read a result back from path: a document written by report_json_write; a
+ * run journal (report/journal.h); or a campaign's skeleton document
+ * ("complete": false with a "journal" member), whose journal is read instead
+ * — when it is missing, the skeleton is loaded with a note that its runs are
+ * absent. On failure r holds nothing to release.
+ */
 int report_json_read(struct result *r, const char *path, struct error *err);
+
+/* ---- the pieces the run journal shares ----------------------------------- */
+
+/* r's document without runs, summaries and comparisons: schema, tool,
+ * command, host, options, variants, metrics, comparison settings, notes. */
+json_t *report_json_skeleton(const struct result *r);
+/* One run, one metric, one note, encoded as in report_json's arrays. */
+json_t *report_json_run(const struct result *r, const struct result_run *run);
+json_t *report_json_metric(const struct result_metric *m);
+json_t *report_json_note(const struct result_note *n);
+/* Write any document to path as report_json_write does (indented, atomic). */
+int report_json_write_doc(json_t *doc, const char *path, struct error *err);
+
+/*
+ * A result from a parsed document (a full one or a skeleton): r is
+ * initialised here. path names the document in errors. On failure r holds
+ * nothing to release.
+ */
+int report_json_load(struct result *r, json_t *doc, const char *path, struct error *err);
+/*
+ * Add one metric / run / note, as encoded by the functions above, to r. A
+ * metric may come after runs (every earlier run gets an invalid value for
+ * it). Errors (ERR_USAGE) name the field; the caller says where it was. On
+ * failure r stays a valid result, possibly holding part of the entry.
+ */
+int report_json_add_metric(struct result *r, json_t *o, struct error *err);
+int report_json_add_run(struct result *r, json_t *o, struct error *err);
+int report_json_add_note(struct result *r, json_t *o, struct error *err);
 
 #endif

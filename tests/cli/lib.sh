@@ -21,6 +21,16 @@ expect_not_in() { ! grep -qF -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "'
 jv() { "$BUILD/jsonq" "$@"; }
 # expect_eq GOT WANT WHAT
 expect_eq() { [ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"; }
+# expect_stdout_full ARGS...: pmustat ARGS writing stdout to a full disk
+# fails with exit code 1 and one line saying so (skipped without /dev/full).
+expect_stdout_full() {
+	[ -w /dev/full ] || return 0
+	"$PMUSTAT" "$@" >/dev/full 2>err
+	got=$?
+	expect_eq "$got" 1 "pmustat $* >/dev/full: exit code"
+	expect_eq "$(cat err)" "error: cannot write to stdout: No space left on device" \
+		"pmustat $* >/dev/full: stderr"
+}
 # has_pmu NAME: does this host expose sysfs PMU NAME?
 has_pmu() { [ -e "/sys/bus/event_source/devices/$1" ]; }
 # doctor_check FILE ID FIELD: a field of the check with this id in doctor's JSON

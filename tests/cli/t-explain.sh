@@ -73,3 +73,9 @@ expect_in err "error: unknown"
 run_pm 2 explain
 expect_in err "error: no metric or event to explain"
 expect_in err "hint: name one metric or event, as in 'pmustat explain l3-misses --uarch zen4'"
+
+# A failed write is an error, in one line, whatever the view.
+expect_stdout_full explain l3-misses --uarch zen4
+expect_stdout_full explain l3-misses --uarch zen4 --json
+expect_stdout_full explain cache --json
+expect_stdout_full explain msr/tsc/ --json

@@ -61,3 +61,9 @@ run_pm 2 list --uarch zen44
 expect_in err "error: unknown"
 run_pm 2 list extra
 expect_in err "error: unexpected argument 'extra'"
+
+# A failed write is an error, in one line, whatever the view.
+expect_stdout_full list --uarch zen4
+expect_stdout_full list --uarch zen4 --json
+expect_stdout_full list --events --json
+expect_stdout_full list --uarch help

@@ -17,24 +17,8 @@
 #include <cmocka.h>
 
 #include "core/strbuf.h"
+#include "fixtures.h"
 #include "host/checks.h"
-
-static void use_fixture(const char *machine)
-{
-	const char *dir = getenv("PMUSTAT_TEST_FIXTURES");
-	struct strbuf sb = STRBUF_INIT;
-
-	if (!dir || !*dir)
-		dir = "tests/fixtures";
-	strbuf_addf(&sb, "%s/%s/sys", dir, machine);
-	setenv("PMUSTAT_SYSFS_ROOT", sb.buf, 1);
-	strbuf_reset(&sb);
-	strbuf_addf(&sb, "%s/%s/proc", dir, machine);
-	setenv("PMUSTAT_PROC_ROOT", sb.buf, 1);
-	strbuf_release(&sb);
-	unsetenv("PMUSTAT_CPU");
-	unsetenv("PMUSTAT_UARCH");
-}
 
 static void run_on(struct checks *c, const char *machine)
 {

@@ -1,0 +1,12 @@
+build-int/src/catalog/catalog.o: src/catalog/catalog.c \
+ src/catalog/catalog_data.h src/catalog/catalog.h src/catalog/event.h \
+ src/core/error.h src/core/strbuf.h src/core/embed.h src/core/suggest.h \
+ src/host/sysfs.h
+src/catalog/catalog_data.h:
+src/catalog/catalog.h:
+src/catalog/event.h:
+src/core/error.h:
+src/core/strbuf.h:
+src/core/embed.h:
+src/core/suggest.h:
+src/host/sysfs.h:

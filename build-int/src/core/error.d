@@ -1,0 +1,2 @@
+build-int/src/core/error.o: src/core/error.c src/core/error.h
+src/core/error.h:

@@ -1,0 +1,2 @@
+build-int/src/core/rng.o: src/core/rng.c src/core/rng.h
+src/core/rng.h:
