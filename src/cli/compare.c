@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/compare.h"
 #include "cli/measure.h"
+#include "cli/options.h"
 #include "core/suggest.h"
 #include "report/compare_table.h"
 #include "report/comparison.h"
@@ -238,72 +239,56 @@ void compare_settle(struct compare_opts *co)
 
 int cmd_compare(int argc, const char **argv)
 {
-	struct compare_opts co = { 0 };
+	struct compare_opts co;
 	struct campaign_opts *o = &co.o;
-	char defaults[64][4];
-	unsigned seed = 0, pin = (unsigned)-1, envpad = 4095;
-	int help = 0, seeded = 0, next, r;
-	char *events = NULL, *metrics = NULL;
+	struct measure_args ma;
+	char defaults[COMPARE_MAX_VARIANTS][4];
+	unsigned envpad = 4095;
+	int next, r;
 	struct error err;
-	const struct option opts[] = {
-		{ OPT_LIST, 'm', "metrics", &metrics, "list", "portable metrics or presets (default)" },
-		{ OPT_LIST, 'e', "events", &events, "list", "native events to count" },
+	struct option opts[48] = {
 		{ OPT_CALLBACK, 'n', "name", NULL, "name", "name of the next variant", 0, 0, opt_name, &co },
 		{ OPT_STRING, 0, "baseline", &co.baseline, "name", "variant the others are compared with (default: the first)" },
 		{ OPT_UINT, 0, "blocks", &co.blocks, "n", "run exactly n blocks (no stopping rule)", 1, 1e6 },
 		{ OPT_UINT, 0, "min-blocks", &co.min_blocks, "n", "blocks before the stopping rule may stop (default 10)", 2, 1e6 },
 		{ OPT_UINT, 0, "max-blocks", &co.max_blocks, "n", "at most n blocks (default 200)", 2, 1e6 },
 		{ OPT_DOUBLE, 0, "target-ci", &co.target_ci, "pct", "stop when the wall-time CI half-width is below pct (default 1)", 0.001, 100 },
-		{ OPT_DOUBLE, 0, "max-time", &o->max_time_s, "s", "time budget for the campaign (default 300)", 0.001, 1e7 },
 		{ OPT_BOOL, 0, "decide", &co.decide, NULL, "stop as soon as always-valid confidence sequences decide" },
 		{ OPT_DOUBLE, 0, "noise-band", &co.noise_band, "pct", "changes within ±pct are equivalent (default 1)", 0, 100 },
-		{ OPT_UINT, 0, "warmup", &o->warmup, "n", "warm-up blocks to discard (default 1)", 0, 1e6 },
-		{ OPT_UINT, 0, "seed", &seed, "n", "random seed of the schedule (default: random, printed)" },
 		{ OPT_UINT, 0, "env-pad", &envpad, "bytes", "largest environment padding per block (default 4095; 0 = off)", 0, 65536 },
-		{ OPT_UINT, 0, "pin", &pin, "cpu", "run every command on this CPU only" },
-		{ OPT_DOUBLE, 0, "timeout", &o->timeout_s, "s", "kill a run after s seconds", 0.001, 1e7 },
-		{ OPT_BOOL, 'i', "ignore-failure", &o->ignore_failure, NULL, "drop blocks where a variant fails instead of stopping" },
-		{ OPT_BOOL, 0, "show-output", &o->show_output, NULL, "let the commands' stdout/stderr through" },
 		{ OPT_LIST, 0, "fail-on-regression", &co.fail_on, "list", "exit 3 if one of these metrics is SLOWER in a variant" },
-		{ OPT_STRING, 'o', "output", &o->json_path, "file", "write the result as JSON ('-' = stdout)" },
-		{ OPT_STRING, 0, "csv", &o->csv_path, "file", "write every run's raw values as CSV" },
-		{ OPT_STRING, 0, "backend", &o->backend, "mode", "auto (default), hw, sim or sw: who serves hardware metrics" },
-		{ OPT_UINT, 0, "sim-runs", &o->sim_runs, "n", "simulated runs per variant (default 3)", 1, 1e6 },
-		{ OPT_STRING, 0, "sim-args", &o->sim_args, "words", "append these arguments in simulated runs (e.g. a smaller input)" },
-		{ OPT_STRING, 0, "calls", &o->calls, "mech", "call counters by auto (default), uprobe or preload" },
-		{ OPT_STRING, 0, "uarch", &o->uarch, "name", "microarchitecture to resolve metrics for (default: this host's)" },
-		{ OPT_BOOL, 0, "dry-run", &o->dry_run, NULL, "print the counters' perf_event_attr per group, run nothing" },
-		{ OPT_BOOL, 'q', "quiet", &co.quiet, NULL, "no table" },
-		{ OPT_BOOL, 'h', "help", &help, NULL, "show this help" },
-		{ OPT_END },
 	};
 
 	compare_defaults(&co);
+	measure_args_init(&ma, o);
+	measure_options(opts + 10, 36, &ma, MEASURE_COMPARE);
 	error_clear(&err);
-	r = cli_parse(argc, argv, opts, compare_usage, 0, &next, &help);
-	if (r)
-		return r > 0 ? 0 : PMU_EXIT_USAGE;
-	for (int i = 0; i < argc; i++)
-		seeded |= !strcmp(argv[i], "--seed") || !strncmp(argv[i], "--seed=", 7);
+	r = cli_parse(argc, argv, opts, compare_usage, 0, &next, &ma.help);
+	if (r) {
+		r = r > 0 ? 0 : PMU_EXIT_USAGE;
+		goto out;
+	}
 	if (next >= argc) {
 		error_set(&err, ERR_USAGE, "no variants to compare");
 		error_hint(&err, "pmustat compare -- ./old -- ./new");
-		return cli_error(&err);
+		r = cli_error(&err);
+		goto out;
 	}
 	if (split_variants(&co, argc - next, argv + next, &err) ||
 	    check_names(&co, defaults, &err)) {
-		free_variants(&co);
-		free(events); free(metrics); free(co.fail_on);
-		return cli_error(&err);
+		r = cli_error(&err);
+		goto out;
 	}
-	o->events = events;
-	o->metrics = metrics;
-	o->seed = seeded ? seed : compare_random_seed();
-	o->pin_cpu = (int)pin;
+	measure_args_apply(&ma);
+	if (!ma.seeded)
+		o->seed = compare_random_seed();
 	o->env_pad_max = envpad;
+	co.quiet = ma.quiet;
 	compare_settle(&co);
 	r = compare_run(&co);
+out:
 	free_variants(&co);
-	free(events); free(metrics); free(co.fail_on);
+	measure_args_release(&ma);
+	free(co.fail_on);
 	return r;
 }

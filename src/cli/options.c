@@ -1,0 +1,81 @@
+/*
+ * The option rows stat and compare share. Where the two differ it is only
+ * in the words of the help (a run of stat is a block of compare), so each
+ * row is declared once with both texts.
+ */
+#include "cli/options.h"
+
+#include <stdlib.h>
+
+struct row_words {
+	const char *stat, *compare;
+};
+
+static const struct row_words warmup_help = { "runs to discard first (default 0)",
+					       "warm-up blocks to discard (default 1)" };
+static const struct row_words max_time_help = {
+	"time budget of the runs, simulated ones included (default: none)",
+	"time budget of the campaign, simulated runs included (default 300)" };
+static const struct row_words failure_help = { "keep going when the command fails",
+						"drop blocks where a variant fails instead of stopping" };
+static const struct row_words seed_help = { "random seed (recorded in the result)",
+					     "random seed of the schedule (default: random, printed)" };
+
+static const char *words(const struct row_words *w, enum measure_cmd cmd)
+{
+	return cmd == MEASURE_STAT ? w->stat : w->compare;
+}
+
+size_t measure_options(struct option *rows, size_t max, struct measure_args *a,
+		       enum measure_cmd cmd)
+{
+	struct campaign_opts *o = a->o;
+	const struct option all[] = {
+		{ OPT_LIST, 'm', "metrics", &a->metrics, "list", "portable metrics or presets (default)" },
+		{ OPT_LIST, 'e', "events", &a->events, "list", "native events to count (pmustat list --events)" },
+		{ OPT_UINT, 0, "warmup", &o->warmup, "n", words(&warmup_help, cmd), 0, 1e6 },
+		{ OPT_DOUBLE, 0, "max-time", &o->max_time_s, "s", words(&max_time_help, cmd), 0.001, 1e7 },
+		{ OPT_DOUBLE, 0, "timeout", &o->timeout_s, "s", "kill a run after s seconds", 0.001, 1e7 },
+		{ OPT_BOOL, 'i', "ignore-failure", &o->ignore_failure, NULL, words(&failure_help, cmd) },
+		{ OPT_BOOL, 0, "show-output", &o->show_output, NULL, "let the measured commands' stdout/stderr through" },
+		{ OPT_STRING, 'o', "output", &o->json_path, "file", "write the result as JSON ('-' = stdout)" },
+		{ OPT_STRING, 0, "csv", &o->csv_path, "file", "write every run's raw values as CSV" },
+		{ OPT_UINT, 0, "pin", &a->pin, "cpu", "run the measured commands on this CPU only" },
+		{ OPT_UINT, 0, "seed", &a->seed, "n", words(&seed_help, cmd), .given = &a->seeded },
+		{ OPT_STRING, 0, "backend", &o->backend, "mode", "auto (default), hw, sim or sw: who serves hardware metrics" },
+		{ OPT_UINT, 0, "sim-runs", &o->sim_runs, "n", "simulated runs per variant (default 3)", 1, 1e6 },
+		{ OPT_STRING, 0, "sim-args", &o->sim_args, "words", "append these arguments in simulated runs (e.g. a smaller input)" },
+		{ OPT_STRING, 0, "calls", &o->calls, "mech", "call counters by auto (default), uprobe or preload" },
+		{ OPT_STRING, 0, "uarch", &o->uarch, "name", "microarchitecture to resolve metrics for (default: this host's)" },
+		{ OPT_BOOL, 0, "dry-run", &o->dry_run, NULL, "print the counters' perf_event_attr per group, run nothing" },
+		{ OPT_BOOL, 'q', "quiet", &a->quiet, NULL, "no table" },
+		{ OPT_BOOL, 'h', "help", &a->help, NULL, "show this help" },
+	};
+	size_t n = sizeof(all) / sizeof(all[0]);
+
+	if (n > max)
+		n = max;
+	for (size_t i = 0; i < n; i++)
+		rows[i] = all[i];
+	return n;
+}
+
+void measure_args_init(struct measure_args *a, struct campaign_opts *o)
+{
+	*a = (struct measure_args){ .o = o, .pin = (unsigned)-1 };
+}
+
+void measure_args_apply(struct measure_args *a)
+{
+	a->o->events = a->events;
+	a->o->metrics = a->metrics;
+	a->o->seed = a->seed;
+	a->o->pin_cpu = (int)a->pin;
+}
+
+void measure_args_release(struct measure_args *a)
+{
+	free(a->events);
+	free(a->metrics);
+	a->events = a->metrics = NULL;
+}
