@@ -29,6 +29,7 @@
 
 #include "backend/callcount_abi.h"
 #include "backend/perf_event.h"
+#include "core/path.h"
 #include "core/selfpath.h"
 #include "core/strbuf.h"
 #include "core/suggest.h"
@@ -204,34 +205,13 @@ static const char *intern_object(struct callcount_set *s, const char *path)
 
 /* ---- finding the program ----------------------------------------------- */
 
-static int is_exec_file(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
-}
-
 /* argv[0] -> a path, the way execvp searches PATH. */
 static char *program_path(const char *name, struct error *err)
 {
-	const char *path = getenv("PATH");
-	struct strbuf sb = STRBUF_INIT;
+	char *path = path_search(name, NULL, X_OK);
 
-	if (strchr(name, '/'))
-		return xstrdup(name);
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (*path) {
-		const char *colon = strchr(path, ':');
-		size_t len = colon ? (size_t)(colon - path) : strlen(path);
-
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%.*s/%s", (int)len, len ? path : ".", name);
-		if (is_exec_file(sb.buf))
-			return strbuf_detach(&sb);
-		path += len + (colon != NULL);
-	}
-	strbuf_release(&sb);
+	if (path)
+		return path;
 	error_set(err, ERR_RUNTIME, "cannot run '%s': not found in PATH", name);
 	error_hint(err, "give the program's path, as in './%s'", name);
 	return NULL;

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/path.h"
 #include "core/strbuf.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -324,23 +325,9 @@ int sim_metric_value(const struct sim_counts *c, const char *name, double *value
 
 int sim_find_valgrind(const char *path_env, char **path, struct error *err)
 {
-	struct strbuf sb = STRBUF_INIT;
-	const char *p = path_env ? path_env : getenv("PATH");
-
-	for (; p && *p;) {
-		const char *colon = strchr(p, ':');
-		size_t len = colon ? (size_t)(colon - p) : strlen(p);
-		struct stat st;
-
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%.*s/valgrind", (int)len, len ? p : ".");
-		if (!stat(sb.buf, &st) && S_ISREG(st.st_mode) && !access(sb.buf, X_OK)) {
-			*path = strbuf_detach(&sb);
-			return 0;
-		}
-		p += len + (colon != NULL);
-	}
-	strbuf_release(&sb);
+	*path = path_search("valgrind", path_env, X_OK);
+	if (*path)
+		return 0;
 	error_set(err, ERR_RUNTIME, "cannot simulate: valgrind is not installed");
 	return error_hint(err, "install it with 'apt-get install valgrind', or use "
 			  "'--backend hw' or '--backend sw'");

@@ -13,14 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/path.h"
 #include "core/strbuf.h"
-
-static int is_runnable(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
 
 static char *realpath_or_error(const char *path, const char *prog, struct error *err)
 {
@@ -33,34 +27,24 @@ static char *realpath_or_error(const char *path, const char *prog, struct error 
 
 char *execpath_resolve(const char *prog, struct error *err)
 {
-	const char *path = getenv("PATH");
-	struct strbuf sb = STRBUF_INIT;
-	char *found = NULL;
+	char *path, *found;
 
 	if (strchr(prog, '/')) {
-		if (is_runnable(prog))
+		if (path_usable(prog, X_OK))
 			return realpath_or_error(prog, prog, err);
 		error_set(err, ERR_RUNTIME, "cannot run '%s': %s", prog,
 			  access(prog, F_OK) ? strerror(ENOENT) : strerror(EACCES));
 		error_hint(err, "check the path and that the file is executable");
 		return NULL;
 	}
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (*path && !found) {
-		size_t len = strcspn(path, ":");
-
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%.*s/%s", (int)len, len ? path : ".", prog);
-		if (is_runnable(sb.buf))
-			found = realpath_or_error(sb.buf, prog, err);
-		path += len + (path[len] == ':');
-	}
-	strbuf_release(&sb);
-	if (!found && err && err->kind == ERR_NONE) {
+	path = path_search(prog, NULL, X_OK);
+	if (!path) {
 		error_set(err, ERR_RUNTIME, "cannot run '%s': %s", prog, strerror(ENOENT));
 		error_hint(err, "'%s' is not in PATH; give its path (e.g. ./%s)", prog, prog);
+		return NULL;
 	}
+	found = realpath_or_error(path, prog, err);
+	free(path);
 	return found;
 }
 
