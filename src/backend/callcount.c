@@ -978,21 +978,14 @@ static char **preload_env(const char *shim, const char *path, char *const *base)
 int callcount_run_begin(const struct callcount_set *s, char *const *base,
 			struct callcount_run *r, struct error *err)
 {
-	const char *tmp = getenv("TMPDIR");
 	struct strbuf sb = STRBUF_INIT;
 	int fd;
 
 	memset(r, 0, sizeof(*r));
 	if (s->mech != CALLCOUNT_PRELOAD)
 		return 0;
-	strbuf_addf(&sb, "%s/pmustat-calls.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(sb.buf)) {
-		error_set(err, ERR_RUNTIME, "cannot create a directory for call counts in '%s': %s",
-			  tmp && *tmp ? tmp : "/tmp", strerror(errno));
-		strbuf_release(&sb);
-		return error_hint(err, "point TMPDIR at a writable directory");
-	}
-	r->dir = strbuf_detach(&sb);
+	if (tmpdir_make("pmustat-calls.", &r->dir, err))
+		return -1;
 	strbuf_addf(&sb, "%s/counts", r->dir);
 	r->path = strbuf_detach(&sb);
 	fd = open(r->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);

@@ -365,22 +365,6 @@ static int geometry_opts(const struct cache_geometry *g, char ***argv, size_t *n
 	return 0;
 }
 
-static char *make_dir(struct error *err)
-{
-	const char *tmp = getenv("TMPDIR");
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addf(&sb, "%s/pmustat-sim.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(sb.buf)) {
-		error_set(err, ERR_RUNTIME, "cannot create a directory in '%s': %s",
-			  tmp && *tmp ? tmp : "/tmp", strerror(errno));
-		error_hint(err, "point TMPDIR at a writable directory");
-		strbuf_release(&sb);
-		return NULL;
-	}
-	return strbuf_detach(&sb);
-}
-
 int sim_prepare(struct sim_run *r, const char *valgrind, const struct cache_geometry *geometry,
 		char *const *argv, struct error *err)
 {
@@ -399,8 +383,7 @@ int sim_prepare(struct sim_run *r, const char *valgrind, const struct cache_geom
 		sim_run_release(r);
 		return -1;
 	}
-	r->dir = make_dir(err);
-	if (!r->dir) {
+	if (tmpdir_make("pmustat-sim.", &r->dir, err)) {
 		sim_run_release(r);
 		return -1;
 	}

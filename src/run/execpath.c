@@ -57,7 +57,6 @@ static const char *base_name(const char *p)
 
 int execpaths_make(struct execpaths *e, const char *const *progs, size_t n, struct error *err)
 {
-	const char *tmp = getenv("TMPDIR");
 	struct strbuf sb = STRBUF_INIT;
 	size_t maxbase = 0;
 
@@ -65,13 +64,8 @@ int execpaths_make(struct execpaths *e, const char *const *progs, size_t n, stru
 	for (size_t i = 0; i < n; i++)
 		if (strlen(base_name(progs[i])) > maxbase)
 			maxbase = strlen(base_name(progs[i]));
-	strbuf_addf(&sb, "%s/pmustat-exec-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(sb.buf)) {
-		error_set(err, ERR_RUNTIME, "cannot create '%s': %s", sb.buf, strerror(errno));
-		strbuf_release(&sb);
-		return error_hint(err, "set TMPDIR to a writable directory");
-	}
-	e->dir = strbuf_detach(&sb);
+	if (tmpdir_make("pmustat-exec-", &e->dir, err))
+		return -1;
 	e->paths = xcalloc(n + 1, sizeof(char *));
 	for (size_t i = 0; i < n; i++) {
 		char *target = execpath_resolve(progs[i], err);
