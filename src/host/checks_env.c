@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/path.h"
+#include "host/sysctl.h"
 
 static void check_valgrind(struct checks *c)
 {
@@ -43,13 +44,10 @@ static void check_valgrind(struct checks *c)
 
 static void check_aslr(struct checks *c)
 {
-	char path[4096];
 	int v;
 	struct check *k;
 
-	snprintf(path, sizeof(path), "%s/sys/kernel/randomize_va_space", c->proc_root);
-	v = checks_read_int(path, -1);
-	if (v < 0)
+	if (host_sysctl_int("kernel/randomize_va_space", &v) || v < 0)
 		return;
 	k = checks_add(c, "aslr", "noise", v ? CHECK_LIMITED : CHECK_OK);
 	if (!v) {
