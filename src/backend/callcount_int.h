@@ -10,7 +10,7 @@
 
 #include "backend/callcount.h"
 #include "backend/callcount_abi.h"
-#include "host/elf.h"
+#include "backend/elf.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -27,7 +27,7 @@ void cc_strv_free(char **v);
 struct cc_objects {
 	char **paths;		/* NULL-terminated, search order */
 	size_t n;
-	struct elf_file *elf;	/* n entries, opened lazily (map == NULL: not yet) */
+	struct elf_file *elf;	/* n entries, opened lazily (elf == NULL: not yet) */
 };
 
 /* A definition found: which object, which symbol. */

@@ -95,7 +95,7 @@ static char *program_elf(const char *argv0, struct error *err)
 static void objects_release(struct cc_objects *o)
 {
 	for (size_t i = 0; i < o->n; i++)
-		if (o->elf[i].map)
+		if (o->elf[i].elf)
 			elf_close(&o->elf[i]);
 	free(o->elf);
 	elf_paths_free(o->paths);
@@ -121,7 +121,7 @@ static int objects_load(struct cc_objects *o, const struct elf_file *prog, char 
 
 static struct elf_file *objects_elf(struct cc_objects *o, size_t i, struct error *err)
 {
-	if (!o->elf[i].map && elf_open(&o->elf[i], o->paths[i], err))
+	if (!o->elf[i].elf && elf_open(&o->elf[i], o->paths[i], err))
 		return NULL;
 	return &o->elf[i];
 }
