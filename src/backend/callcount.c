@@ -87,20 +87,11 @@ void callcount_init(struct callcount_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-void cc_strv_free(char **v)
-{
-	if (!v)
-		return;
-	for (char **p = v; *p; p++)
-		free(*p);
-	free(v);
-}
-
 void callcount_release(struct callcount_set *s)
 {
 	for (size_t i = 0; i < s->nmetrics; i++) {
 		free(s->metrics[i].name);
-		cc_strv_free(s->metrics[i].symbols);
+		strv_free(s->metrics[i].symbols);
 		free(s->metrics[i].object);
 		free(s->metrics[i].aliases);
 	}

@@ -21,7 +21,6 @@ extern const char *const cc_slot_names[CC_NSLOTS];
 int cc_slot_of(const char *sym);
 /* Is name a preset ("allocs", "frees") rather than "call:..."? */
 int cc_is_preset(const char *name);
-void cc_strv_free(char **v);
 
 /* The objects a program loads, in the loader's search order. */
 struct cc_objects {

@@ -180,7 +180,7 @@ void callcount_run_release(struct callcount_run *r)
 		rmdir(r->dir);
 	free(r->path);
 	free(r->dir);
-	cc_strv_free(r->envp);
+	strv_free(r->envp);
 	memset(r, 0, sizeof(*r));
 }
 

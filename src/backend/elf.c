@@ -415,11 +415,7 @@ static void paths_add(char ***paths, size_t *n, char *p)
 
 void elf_paths_free(char **paths)
 {
-	if (!paths)
-		return;
-	for (char **p = paths; *p; p++)
-		free(*p);
-	free(paths);
+	strv_free(paths);
 }
 
 /* One line of --list output: the path it names, or NULL (vDSO, blank).

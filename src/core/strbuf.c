@@ -144,3 +144,12 @@ char *strbuf_detach(struct strbuf *sb)
 	strbuf_init(sb);
 	return p;
 }
+
+void strv_free(char **v)
+{
+	if (!v)
+		return;
+	for (char **p = v; *p; p++)
+		free(*p);
+	free(v);
+}

@@ -29,6 +29,10 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 /* Give up ownership of the buffer; sb is re-initialised. */
 char *strbuf_detach(struct strbuf *sb);
 
+/* Free a NULL-terminated array of malloc'd strings and the array itself
+ * (argv-style vectors); NULL is harmless. */
+void strv_free(char **v);
+
 /* Allocation that never returns NULL. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
