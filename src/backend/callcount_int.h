@@ -26,7 +26,7 @@ int cc_is_preset(const char *name);
 struct cc_objects {
 	char **paths;		/* NULL-terminated, search order */
 	size_t n;
-	struct elf_file *elf;	/* n entries, opened lazily (elf == NULL: not yet) */
+	struct elf_file *elf;	/* n entries, opened lazily (.elf NULL: not yet) */
 };
 
 /* A definition found: which object, which symbol. */

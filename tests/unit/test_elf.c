@@ -595,6 +595,8 @@ static void test_is_pie(void **state)
 	(void)state;
 	assert_int_equal(elf_is_pie(dyn, &pie, &err), 0);
 	assert_int_equal(pie, 1);	/* Debian's gcc builds PIE by default */
+	assert_int_equal(elf_is_pie(stat, &pie, &err), 0);
+	assert_int_equal(pie, 0);	/* -static without -static-pie: ET_EXEC */
 	craft(&c, 0);
 	c.eh->e_shoff = 0;
 	c.eh->e_type = ET_EXEC;
