@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/path.h"
 #include "core/strbuf.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -324,23 +325,9 @@ int sim_metric_value(const struct sim_counts *c, const char *name, double *value
 
 int sim_find_valgrind(const char *path_env, char **path, struct error *err)
 {
-	struct strbuf sb = STRBUF_INIT;
-	const char *p = path_env ? path_env : getenv("PATH");
-
-	for (; p && *p;) {
-		const char *colon = strchr(p, ':');
-		size_t len = colon ? (size_t)(colon - p) : strlen(p);
-		struct stat st;
-
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%.*s/valgrind", (int)len, len ? p : ".");
-		if (!stat(sb.buf, &st) && S_ISREG(st.st_mode) && !access(sb.buf, X_OK)) {
-			*path = strbuf_detach(&sb);
-			return 0;
-		}
-		p += len + (colon != NULL);
-	}
-	strbuf_release(&sb);
+	*path = path_search("valgrind", path_env, X_OK);
+	if (*path)
+		return 0;
 	error_set(err, ERR_RUNTIME, "cannot simulate: valgrind is not installed");
 	return error_hint(err, "install it with 'apt-get install valgrind', or use "
 			  "'--backend hw' or '--backend sw'");
@@ -378,22 +365,6 @@ static int geometry_opts(const struct cache_geometry *g, char ***argv, size_t *n
 	return 0;
 }
 
-static char *make_dir(struct error *err)
-{
-	const char *tmp = getenv("TMPDIR");
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addf(&sb, "%s/pmustat-sim.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(sb.buf)) {
-		error_set(err, ERR_RUNTIME, "cannot create a directory in '%s': %s",
-			  tmp && *tmp ? tmp : "/tmp", strerror(errno));
-		error_hint(err, "point TMPDIR at a writable directory");
-		strbuf_release(&sb);
-		return NULL;
-	}
-	return strbuf_detach(&sb);
-}
-
 int sim_prepare(struct sim_run *r, const char *valgrind, const struct cache_geometry *geometry,
 		char *const *argv, struct error *err)
 {
@@ -412,8 +383,7 @@ int sim_prepare(struct sim_run *r, const char *valgrind, const struct cache_geom
 		sim_run_release(r);
 		return -1;
 	}
-	r->dir = make_dir(err);
-	if (!r->dir) {
+	if (tmpdir_make("pmustat-sim.", &r->dir, err)) {
 		sim_run_release(r);
 		return -1;
 	}

@@ -97,13 +97,6 @@ static char **file_names(void)
 	return out;
 }
 
-static void free_names(char **v)
-{
-	for (size_t i = 0; v && v[i]; i++)
-		free(v[i]);
-	free(v);
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -157,7 +150,7 @@ static char **all_names(char ***canon)
 		to[n++] = xstrdup(file);
 	}
 	json_decref(aliases);
-	free_names(files);
+	strv_free(files);
 	if (!out) {
 		out = xcalloc(1, sizeof(*out));
 		to = xcalloc(1, sizeof(*to));
@@ -176,13 +169,13 @@ char **catalog_uarch_names(void)
 	while (names[n])
 		n++;
 	qsort(names, n, sizeof(*names), cmp_str);
-	free_names(canon);
+	strv_free(canon);
 	return names;
 }
 
 void catalog_names_free(char **names)
 {
-	free_names(names);
+	strv_free(names);
 }
 
 /* ---- accessors (shared with resolve.c through catalog_data.h) ---------- */
@@ -508,7 +501,7 @@ static int unknown_uarch(const char *name, struct error *err)
 		strbuf_addf(&sb, "%s%s", i ? " " : "", names[i]);
 	error_hint(err, "%s", sb.buf);
 	strbuf_release(&sb);
-	free_names(names);
+	strv_free(names);
 	return -1;
 }
 
@@ -520,7 +513,7 @@ static int has_file(const char *uarch)
 
 	for (size_t i = 0; files[i] && !found; i++)
 		found = !strcmp(files[i], uarch);
-	free_names(files);
+	strv_free(files);
 	return found;
 }
 
@@ -537,8 +530,8 @@ static char *canonical_name(const char *uarch)
 	for (size_t i = 0; names[i] && !file; i++)
 		if (!strcmp(names[i], uarch))
 			file = xstrdup(canon[i]);
-	free_names(names);
-	free_names(canon);
+	strv_free(names);
+	strv_free(canon);
 	return file;
 }
 

@@ -878,9 +878,5 @@ int event_list_split(const char *list, char ***items, struct error *err)
 
 void event_list_free(char **items)
 {
-	size_t i;
-
-	for (i = 0; items && items[i]; i++)
-		free(items[i]);
-	free(items);
+	strv_free(items);
 }

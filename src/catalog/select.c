@@ -10,19 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int read_paranoid(void)
-{
-	struct strbuf p = STRBUF_INIT;
-	char *text = NULL;
-	int v = 2;	/* the kernel's default when unreadable */
-
-	strbuf_addf(&p, "%s/sys/kernel/perf_event_paranoid", procfs_root());
-	if (sysfs_read_text(p.buf, &text, NULL) == 0 && text)
-		v = atoi(text);
-	free(text);
-	strbuf_release(&p);
-	return v;
-}
+#include "host/sysctl.h"
 
 int catalog_host_open(struct catalog_host *h, const char *uarch_opt, struct error *err)
 {
@@ -48,7 +36,8 @@ int catalog_host_open(struct catalog_host *h, const char *uarch_opt, struct erro
 			return -1;
 		}
 		h->ctx.model = &h->model;
-		h->ctx.paranoid = read_paranoid();
+		h->ctx.paranoid = 2;	/* the kernel's default when unreadable */
+		host_sysctl_int("kernel/perf_event_paranoid", &h->ctx.paranoid);
 		h->ctx.privileged = geteuid() == 0;
 	} else if (!h->note[0]) {
 		snprintf(h->note, sizeof(h->note), "describing %s; not checked against this host, "

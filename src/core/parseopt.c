@@ -86,7 +86,7 @@ static void opt_append_list(const struct option *o, const char *arg)
 	*slot = strbuf_detach(&sb);
 }
 
-static int opt_apply(const struct option *o, const char *arg, struct error *err)
+static int opt_store(const struct option *o, const char *arg, struct error *err)
 {
 	switch (o->type) {
 	case OPT_BOOL:
@@ -110,6 +110,15 @@ static int opt_apply(const struct option *o, const char *arg, struct error *err)
 	default:
 		return 0;
 	}
+}
+
+static int opt_apply(const struct option *o, const char *arg, struct error *err)
+{
+	if (opt_store(o, arg, err))
+		return -1;
+	if (o->given)
+		*o->given = 1;
+	return 0;
 }
 
 static int opt_takes_arg(const struct option *o)

@@ -35,6 +35,10 @@ struct option {
 	double min, max;	/* for OPT_UINT / OPT_DOUBLE; both 0 = no bounds */
 	opt_cb callback;
 	void *cb_data;
+	int *given;		/* if not NULL, set to 1 when the option appears, so a
+				 * command can tell "--seed 0" from no --seed; name it
+				 * last: { OPT_UINT, 0, "seed", &seed, "n", "...",
+				 * .given = &seeded } */
 };
 
 /* Stop parsing at the first non-option argument (the command to run). */

@@ -170,3 +170,12 @@ int strbuf_read_file(struct strbuf *sb, const char *path)
 	errno = errnum;
 	return n < 0 ? -1 : 0;
 }
+
+void strv_free(char **v)
+{
+	if (!v)
+		return;
+	for (char **p = v; *p; p++)
+		free(*p);
+	free(v);
+}

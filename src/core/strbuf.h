@@ -32,6 +32,10 @@ int strbuf_read_file(struct strbuf *sb, const char *path);
 /* Give up ownership of the buffer; sb is re-initialised. */
 char *strbuf_detach(struct strbuf *sb);
 
+/* Free a NULL-terminated array of malloc'd strings and the array itself
+ * (argv-style vectors); NULL is harmless. */
+void strv_free(char **v);
+
 /* Allocation that never returns NULL. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

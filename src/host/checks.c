@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/strbuf.h"
+#include "host/sysctl.h"
 
 /* ---- helpers shared by the check files ---------------------------------- */
 
@@ -271,7 +272,6 @@ static int gather(struct checks *c, const char *uarch_override, const struct cpu
 		  struct error *err)
 {
 	struct utsname u;
-	char path[4096];
 
 	c->recorded = is_recorded();
 	c->sysfs_root = sysfs_root();
@@ -282,8 +282,8 @@ static int gather(struct checks *c, const char *uarch_override, const struct cpu
 		return -1;
 	if (!c->recorded && uname(&u) == 0)
 		snprintf(c->kernel, sizeof(c->kernel), "%s", u.release);
-	snprintf(path, sizeof(path), "%s/sys/kernel/perf_event_paranoid", c->proc_root);
-	c->paranoid = checks_read_int(path, -100);
+	c->paranoid = -100;
+	host_sysctl_int("kernel/perf_event_paranoid", &c->paranoid);
 	read_privileges(c);
 	detect_hv(c, m);
 	return 0;

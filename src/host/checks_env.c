@@ -12,29 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The first PATH entry holding an executable `name`; 0 if found. */
-static int find_in_path(const char *name, char *out, size_t len)
-{
-	const char *path = getenv("PATH");
-	char *copy, *save = NULL;
-	int rc = -1;
-
-	copy = strdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
-	if (!copy)
-		return -1;
-	for (char *d = strtok_r(copy, ":", &save); d && rc; d = strtok_r(NULL, ":", &save)) {
-		snprintf(out, len, "%s/%s", *d ? d : ".", name);
-		if (access(out, X_OK) == 0)
-			rc = 0;
-	}
-	free(copy);
-	return rc;
-}
+#include "core/path.h"
+#include "host/sysctl.h"
 
 static void check_valgrind(struct checks *c)
 {
 	struct check *k = checks_add(c, "valgrind", "simulation", CHECK_OK);
-	char path[4096];
+	char *path;
 
 	if (c->recorded) {
 		check_text(&k->summary, "not known for a recorded machine");
@@ -42,10 +26,12 @@ static void check_valgrind(struct checks *c)
 		return;
 	}
 	k->tried = CHECK_TRIED;
-	if (!find_in_path("valgrind", path, sizeof(path))) {
+	path = path_search("valgrind", NULL, X_OK);
+	if (path) {
 		check_text(&k->summary, "valgrind found: '--backend sim' simulates caches and "
 			   "branches (cachegrind)");
 		check_text(&k->probe, "found %s", path);
+		free(path);
 		return;
 	}
 	k->status = CHECK_UNAVAILABLE;
@@ -58,13 +44,10 @@ static void check_valgrind(struct checks *c)
 
 static void check_aslr(struct checks *c)
 {
-	char path[4096];
 	int v;
 	struct check *k;
 
-	snprintf(path, sizeof(path), "%s/sys/kernel/randomize_va_space", c->proc_root);
-	v = checks_read_int(path, -1);
-	if (v < 0)
+	if (host_sysctl_int("kernel/randomize_va_space", &v) || v < 0)
 		return;
 	k = checks_add(c, "aslr", "noise", v ? CHECK_LIMITED : CHECK_OK);
 	if (!v) {

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "core/strbuf.h"
+#include "host/sysctl.h"
 
 #define DEVICES "bus/event_source/devices"
 #define SETCAP "'sudo setcap cap_perfmon+ep $(command -v pmustat)'"
@@ -568,13 +569,10 @@ static void check_uncore(struct checks *c, const struct cpu_map *m)
 
 static void check_nmi_watchdog(struct checks *c)
 {
-	char path[4096];
 	int v;
 	struct check *k;
 
-	snprintf(path, sizeof(path), "%s/sys/kernel/nmi_watchdog", c->proc_root);
-	v = checks_read_int(path, -1);
-	if (v < 0)
+	if (host_sysctl_int("kernel/nmi_watchdog", &v) || v < 0)
 		return;
 	k = checks_add(c, "nmi_watchdog", "hardware PMU", CHECK_OK);
 	if (!v)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/strbuf.h"
+#include "core/strlist.h"
 #include "host/sysfs.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -135,12 +136,7 @@ static const char *cpuinfo_value(const char *line, const char *key)
 
 static int has_flag(const char *flags, const char *name)
 {
-	size_t n = strlen(name);
-
-	for (const char *p = flags; (p = strstr(p, name)); p += n)
-		if ((p == flags || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-			return 1;
-	return 0;
+	return strlist_has_sep(flags, name, ' ');
 }
 
 static void cpuinfo_flags(struct cpu_id *id, const char *flags)

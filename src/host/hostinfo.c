@@ -12,20 +12,8 @@
 #include <unistd.h>
 
 #include "host/cpu.h"
+#include "host/sysctl.h"
 #include "host/sysfs.h"
-
-static int read_int_file(const char *path, int dflt)
-{
-	FILE *f = fopen(path, "r");
-	int v;
-
-	if (!f)
-		return dflt;
-	if (fscanf(f, "%d", &v) != 1)
-		v = dflt;
-	fclose(f);
-	return v;
-}
 
 static void read_str_file(const char *path, char *out, size_t len)
 {
@@ -135,10 +123,10 @@ void hostinfo_read(struct hostinfo *h)
 	read_cpuinfo(h);
 	apply_cpu_override(h);
 	h->ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	snprintf(path, sizeof(path), "%s/sys/kernel/perf_event_paranoid", procfs_root());
-	h->paranoid = read_int_file(path, -100);
-	snprintf(path, sizeof(path), "%s/sys/kernel/randomize_va_space", procfs_root());
-	h->aslr = read_int_file(path, -1);
+	h->paranoid = -100;
+	host_sysctl_int("kernel/perf_event_paranoid", &h->paranoid);
+	h->aslr = -1;
+	host_sysctl_int("kernel/randomize_va_space", &h->aslr);
 	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu0/cpufreq/scaling_governor",
 		 sysfs_root());
 	read_str_file(path, h->governor, sizeof(h->governor));

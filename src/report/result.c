@@ -49,21 +49,12 @@ void result_init(struct result *r, const char *command)
 	r->cs_rho = 10;
 }
 
-static void free_argv(char **argv)
-{
-	if (!argv)
-		return;
-	for (char **p = argv; *p; p++)
-		free(*p);
-	free(argv);
-}
-
 void result_release(struct result *r)
 {
 	for (size_t i = 0; i < r->nvariants; i++) {
 		free(r->variants[i].name);
 		free(r->variants[i].exec_path);
-		free_argv(r->variants[i].argv);
+		strv_free(r->variants[i].argv);
 	}
 	for (size_t i = 0; i < r->nmetrics; i++) {
 		struct result_metric *m = &r->metrics[i];

@@ -13,14 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/path.h"
 #include "core/strbuf.h"
-
-static int is_runnable(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
 
 static char *realpath_or_error(const char *path, const char *prog, struct error *err)
 {
@@ -33,34 +27,24 @@ static char *realpath_or_error(const char *path, const char *prog, struct error 
 
 char *execpath_resolve(const char *prog, struct error *err)
 {
-	const char *path = getenv("PATH");
-	struct strbuf sb = STRBUF_INIT;
-	char *found = NULL;
+	char *path, *found;
 
 	if (strchr(prog, '/')) {
-		if (is_runnable(prog))
+		if (path_usable(prog, X_OK))
 			return realpath_or_error(prog, prog, err);
 		error_set(err, ERR_RUNTIME, "cannot run '%s': %s", prog,
 			  access(prog, F_OK) ? strerror(ENOENT) : strerror(EACCES));
 		error_hint(err, "check the path and that the file is executable");
 		return NULL;
 	}
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (*path && !found) {
-		size_t len = strcspn(path, ":");
-
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%.*s/%s", (int)len, len ? path : ".", prog);
-		if (is_runnable(sb.buf))
-			found = realpath_or_error(sb.buf, prog, err);
-		path += len + (path[len] == ':');
-	}
-	strbuf_release(&sb);
-	if (!found && err && err->kind == ERR_NONE) {
+	path = path_search(prog, NULL, X_OK);
+	if (!path) {
 		error_set(err, ERR_RUNTIME, "cannot run '%s': %s", prog, strerror(ENOENT));
 		error_hint(err, "'%s' is not in PATH; give its path (e.g. ./%s)", prog, prog);
+		return NULL;
 	}
+	found = realpath_or_error(path, prog, err);
+	free(path);
 	return found;
 }
 
@@ -73,7 +57,6 @@ static const char *base_name(const char *p)
 
 int execpaths_make(struct execpaths *e, const char *const *progs, size_t n, struct error *err)
 {
-	const char *tmp = getenv("TMPDIR");
 	struct strbuf sb = STRBUF_INIT;
 	size_t maxbase = 0;
 
@@ -81,13 +64,8 @@ int execpaths_make(struct execpaths *e, const char *const *progs, size_t n, stru
 	for (size_t i = 0; i < n; i++)
 		if (strlen(base_name(progs[i])) > maxbase)
 			maxbase = strlen(base_name(progs[i]));
-	strbuf_addf(&sb, "%s/pmustat-exec-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(sb.buf)) {
-		error_set(err, ERR_RUNTIME, "cannot create '%s': %s", sb.buf, strerror(errno));
-		strbuf_release(&sb);
-		return error_hint(err, "set TMPDIR to a writable directory");
-	}
-	e->dir = strbuf_detach(&sb);
+	if (tmpdir_make("pmustat-exec-", &e->dir, err))
+		return -1;
 	e->paths = xcalloc(n + 1, sizeof(char *));
 	for (size_t i = 0; i < n; i++) {
 		char *target = execpath_resolve(progs[i], err);

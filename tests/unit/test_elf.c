@@ -1,5 +1,5 @@
 /*
- * Unit tests for host/elf. References are independent of the code under
+ * Unit tests for backend/elf. References are independent of the code under
  * test wherever possible: the dynamic loader of this very process (dlsym
  * and dladdr give the address it bound a name to, so the symbol's value and
  * its default-version choice can be checked), the bytes at the address it
@@ -21,7 +21,7 @@
 
 #include "core/rng.h"
 #include "core/strbuf.h"
-#include "host/elf.h"
+#include "backend/elf.h"
 
 static char build_dir[4096];
 
@@ -359,6 +359,258 @@ static void test_damaged_files(void **state)
 	free(prog);
 }
 
+/* ---- crafted files: each field a hostile file can lie in ---------------- */
+
+/*
+ * A minimal native ELF64 image: the header, then section headers at 64,
+ * then free room for section contents (from 64 + 64 * nsh). Fields are set
+ * by each test; nothing here is read from a real program.
+ */
+struct crafted {
+	unsigned char buf[1024];
+	Elf64_Ehdr *eh;
+	Elf64_Shdr *sh;
+	size_t len;
+};
+
+static void craft(struct crafted *c, unsigned nsh)
+{
+	memset(c, 0, sizeof(*c));
+	c->eh = (Elf64_Ehdr *)c->buf;
+	c->sh = (Elf64_Shdr *)(c->buf + sizeof(Elf64_Ehdr));
+	memcpy(c->eh->e_ident, ELFMAG, SELFMAG);
+	c->eh->e_ident[EI_CLASS] = ELFCLASS64;
+	c->eh->e_ident[EI_DATA] = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB
+									  : ELFDATA2MSB;
+	c->eh->e_ident[EI_VERSION] = EV_CURRENT;
+	c->eh->e_type = ET_DYN;
+	c->eh->e_machine = EM_X86_64;
+	c->eh->e_version = EV_CURRENT;
+	c->eh->e_ehsize = sizeof(Elf64_Ehdr);
+	c->eh->e_shoff = sizeof(Elf64_Ehdr);
+	c->eh->e_shentsize = sizeof(Elf64_Shdr);
+	c->eh->e_shnum = (Elf64_Half)nsh;
+	c->len = sizeof(Elf64_Ehdr) + nsh * sizeof(Elf64_Shdr);
+}
+
+/* Append data to the image; its file offset. */
+static uint64_t craft_add(struct crafted *c, const void *data, size_t n)
+{
+	uint64_t off = (c->len + 7) & ~(uint64_t)7;
+
+	assert_true(off + n <= sizeof(c->buf));
+	memcpy(c->buf + off, data, n);
+	c->len = off + n;
+	return off;
+}
+
+static char *craft_write(const struct crafted *c)
+{
+	char path[] = "/tmp/pmustat-elf-XXXXXX";
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, c->buf, c->len), (ssize_t)c->len);
+	close(fd);
+	return xstrdup(path);
+}
+
+/* Opening must fail with "'PATH' has corrupt <what>..." (what: "section
+ * headers", "program headers", or "" when libelf refuses the header). */
+static void expect_open_error(const struct crafted *c, const char *what)
+{
+	char *path = craft_write(c);
+	struct elf_file f;
+	struct error err;
+	struct strbuf want = STRBUF_INIT;
+
+	error_clear(&err);
+	assert_int_equal(elf_open(&f, path, &err), -1);
+	strbuf_addf(&want, "'%s' has corrupt %s", path, what);
+	if (strncmp(err.msg, want.buf, want.len))
+		fail_msg("got '%s', want '%s...'", err.msg, want.buf);
+	assert_null(f.elf);
+	elf_close(&f);	/* harmless after a failed open */
+	unlink(path);
+	free(path);
+	strbuf_release(&want);
+}
+
+/*
+ * Extended section numbering: e_shnum = 0 means "the count is section 0's
+ * sh_size". A count of 2^58 made the old reader's range check wrap
+ * (2^58 * 64 = 2^64 = 0) and read far past the mapping; 4096 sections in a
+ * file of two is plainly out of bounds. Both must be errors.
+ */
+static void test_hostile_section_count(void **state)
+{
+	struct crafted c;
+
+	(void)state;
+	craft(&c, 1);
+	c.eh->e_shnum = 0;
+	c.sh[0].sh_size = (uint64_t)1 << 58;
+	expect_open_error(&c, "");
+	c.sh[0].sh_size = 4096;
+	expect_open_error(&c, "section headers");
+	/* The honest use of it opens: one section, counted in section 0. */
+	c.sh[0].sh_size = 1;
+	{
+		char *path = craft_write(&c);
+		struct elf_file f;
+		struct elf_sym sym;
+		struct error err;
+
+		if (elf_open(&f, path, &err))
+			fail_msg("%s", err.msg);
+		assert_int_equal(elf_find_symbol(&f, "main", ELF_DYNSYM | ELF_SYMTAB, &sym),
+				 ELF_SYM_NONE);
+		elf_close(&f);
+		unlink(path);
+		free(path);
+	}
+}
+
+/* e_phnum = PN_XNUM puts the program header count in section 0's sh_info. */
+static void test_hostile_program_headers(void **state)
+{
+	struct crafted c;
+
+	(void)state;
+	craft(&c, 1);
+	c.eh->e_phoff = sizeof(Elf64_Ehdr);
+	c.eh->e_phentsize = sizeof(Elf64_Phdr);
+	c.eh->e_phnum = PN_XNUM;
+	c.sh[0].sh_info = 0xffffffffu;
+	expect_open_error(&c, "program headers");
+	c.eh->e_phnum = 1000;
+	expect_open_error(&c, "program headers");
+	c.eh->e_shoff = (uint64_t)1 << 62;	/* section headers beyond the file */
+	c.eh->e_phnum = 0;
+	expect_open_error(&c, "");
+}
+
+/*
+ * A symbol table with one function "main", linked to its string table; then
+ * the same table lying about where its contents or names are. The honest
+ * file finds main (so the lies below fail for the reason they test).
+ */
+static void craft_symtab(struct crafted *c)
+{
+	static const char names[] = "\0main";
+	Elf64_Sym syms[2];
+	uint64_t off;
+
+	craft(c, 3);
+	memset(syms, 0, sizeof(syms));
+	syms[1].st_name = 1;
+	syms[1].st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC);
+	syms[1].st_shndx = 1;
+	syms[1].st_value = 0x1000;
+	off = craft_add(c, syms, sizeof(syms));
+	c->sh[1].sh_type = SHT_SYMTAB;
+	c->sh[1].sh_offset = off;
+	c->sh[1].sh_size = sizeof(syms);
+	c->sh[1].sh_entsize = sizeof(Elf64_Sym);
+	c->sh[1].sh_link = 2;
+	c->sh[1].sh_addralign = 8;
+	off = craft_add(c, names, sizeof(names));
+	c->sh[2].sh_type = SHT_STRTAB;
+	c->sh[2].sh_offset = off;
+	c->sh[2].sh_size = sizeof(names);
+	c->sh[2].sh_addralign = 1;
+}
+
+static enum elf_lookup crafted_lookup(const struct crafted *c, size_t *nfuncs)
+{
+	char *path = craft_write(c);
+	struct elf_file f;
+	struct elf_sym sym;
+	struct error err;
+	const char **names;
+	enum elf_lookup r;
+
+	if (elf_open(&f, path, &err))
+		fail_msg("%s", err.msg);
+	r = elf_find_symbol(&f, "main", ELF_DYNSYM | ELF_SYMTAB, &sym);
+	if (r == ELF_SYM_FOUND)
+		assert_int_equal(sym.value, 0x1000);
+	*nfuncs = elf_function_names(&f, &names);
+	free(names);
+	elf_close(&f);
+	unlink(path);
+	free(path);
+	return r;
+}
+
+static void test_hostile_tables(void **state)
+{
+	struct crafted c;
+	size_t n;
+
+	(void)state;
+	craft_symtab(&c);
+	assert_int_equal(crafted_lookup(&c, &n), ELF_SYM_FOUND);
+	assert_int_equal(n, 1);
+	/* Contents beyond the end of the file. */
+	craft_symtab(&c);
+	c.sh[1].sh_offset = (uint64_t)1 << 40;
+	assert_int_equal(crafted_lookup(&c, &n), ELF_SYM_NONE);
+	assert_int_equal(n, 0);
+	/* A size that runs past the end, and one that wraps the offset. */
+	craft_symtab(&c);
+	c.sh[1].sh_size = (uint64_t)1 << 58;
+	assert_int_equal(crafted_lookup(&c, &n), ELF_SYM_NONE);
+	craft_symtab(&c);
+	c.sh[1].sh_size = UINT64_MAX - c.sh[1].sh_offset + 1 + sizeof(Elf64_Sym);
+	assert_int_equal(crafted_lookup(&c, &n), ELF_SYM_NONE);
+	/* Names in a section that does not exist, or is not a string table. */
+	craft_symtab(&c);
+	c.sh[1].sh_link = 77;
+	assert_int_equal(crafted_lookup(&c, &n), ELF_SYM_NONE);
+	craft_symtab(&c);
+	c.sh[1].sh_link = 1;
+	assert_int_equal(crafted_lookup(&c, &n), ELF_SYM_NONE);
+	/* A name offset past its table, and a table without its final NUL. */
+	craft_symtab(&c);
+	((Elf64_Sym *)(c.buf + c.sh[1].sh_offset))[1].st_name = 1u << 30;
+	assert_int_equal(crafted_lookup(&c, &n), ELF_SYM_NONE);
+	craft_symtab(&c);
+	c.sh[2].sh_size -= 1;
+	assert_int_equal(crafted_lookup(&c, &n), ELF_SYM_NONE);
+	/* Entries of the wrong size are not read as symbols. */
+	craft_symtab(&c);
+	c.sh[1].sh_entsize = 16;
+	assert_int_equal(crafted_lookup(&c, &n), ELF_SYM_NONE);
+}
+
+static void test_is_pie(void **state)
+{
+	char *dyn = tool("allocn"), *stat = tool("allocn-static");
+	struct crafted c;
+	struct error err;
+	char *path;
+	int pie = -1;
+
+	(void)state;
+	assert_int_equal(elf_is_pie(dyn, &pie, &err), 0);
+	assert_int_equal(pie, 1);	/* Debian's gcc builds PIE by default */
+	assert_int_equal(elf_is_pie(stat, &pie, &err), 0);
+	assert_int_equal(pie, 0);	/* -static without -static-pie: ET_EXEC */
+	craft(&c, 0);
+	c.eh->e_shoff = 0;
+	c.eh->e_type = ET_EXEC;
+	path = craft_write(&c);
+	assert_int_equal(elf_is_pie(path, &pie, &err), 0);
+	assert_int_equal(pie, 0);
+	unlink(path);
+	free(path);
+	assert_int_equal(elf_is_pie("/nonexistent/prog", &pie, &err), -1);
+	assert_string_equal(err.msg, "cannot read '/nonexistent/prog': No such file or directory");
+	free(dyn);
+	free(stat);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -371,6 +623,10 @@ int main(void)
 		cmocka_unit_test(test_loaded_objects_vs_ldd),
 		cmocka_unit_test(test_parse_loader_list),
 		cmocka_unit_test(test_damaged_files),
+		cmocka_unit_test(test_hostile_section_count),
+		cmocka_unit_test(test_hostile_program_headers),
+		cmocka_unit_test(test_hostile_tables),
+		cmocka_unit_test(test_is_pie),
 	};
 	ssize_t n = readlink("/proc/self/exe", build_dir, sizeof(build_dir) - 1);
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests for host/sysfs: format specs (split ranges, single bits,
+ * Unit tests for host/sysfs (and host/sysctl): format specs (split ranges, single bits,
  * malformed specs), encoding into config words, and whole models loaded
  * from the fixture trees (tests/fixtures: vm-nopmu recorded from the
  * development VM, zen4* constructed from kernel source). Broken trees are
@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "core/strbuf.h"
+#include "host/sysctl.h"
 #include "host/sysfs.h"
 
 static char *fixture_sys(const char *machine)
@@ -368,6 +369,36 @@ static void test_read_text(void **state)
 	free(root);
 }
 
+/* host/sysctl reads <PMUSTAT_PROC_ROOT>/sys/NAME: one integer, or unknown. */
+static void test_sysctl_int(void **state)
+{
+	char *root = scratch();
+	int v;
+
+	(void)state;
+	put(root, "sys/kernel/perf_event_paranoid", "-1\n");
+	put(root, "sys/kernel/nmi_watchdog", "0\n");
+	put(root, "sys/kernel/printk", "4\t4\t1\t7\n");
+	put(root, "sys/kernel/empty", "");
+	put(root, "sys/kernel/huge", "99999999999\n");
+	setenv("PMUSTAT_PROC_ROOT", root, 1);
+	assert_int_equal(host_sysctl_int("kernel/perf_event_paranoid", &v), 0);
+	assert_int_equal(v, -1);
+	assert_int_equal(host_sysctl_int("kernel/nmi_watchdog", &v), 0);
+	assert_int_equal(v, 0);
+	/* Unknown leaves the caller's default in place. */
+	v = 42;
+	assert_int_equal(host_sysctl_int("kernel/randomize_va_space", &v), -1);
+	assert_int_equal(host_sysctl_int("kernel/printk", &v), -1);
+	assert_int_equal(host_sysctl_int("kernel/empty", &v), -1);
+	assert_int_equal(host_sysctl_int("kernel/huge", &v), -1);
+	assert_int_equal(host_sysctl_int("kernel", &v), -1);	/* a directory */
+	assert_int_equal(v, 42);
+	unsetenv("PMUSTAT_PROC_ROOT");
+	rm_rf(root);
+	free(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,6 +411,7 @@ int main(void)
 		cmocka_unit_test(test_empty_and_missing),
 		cmocka_unit_test(test_broken_files),
 		cmocka_unit_test(test_read_text),
+		cmocka_unit_test(test_sysctl_int),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,22 +1,27 @@
 /*
- * ELF reading (see elf.h). The file is mapped once; every table is reached
- * through a bounds-checked view (offset, entry size, count, linked string
- * table), so the lookups below never index past the mapping whatever the
- * file says. The symbol ranking mirrors the dynamic loader's binding rules
- * (System V gABI, "Symbol Table"; GNU symbol versioning, where bit 15 of a
- * .gnu.version entry marks a non-default version). The list of loaded
- * objects is not re-derived from DT_NEEDED, RUNPATH and ld.so.cache: asking
- * the program's own loader (`ld.so --list`, what ldd does) is the only way
- * to agree with it on glibc-hwcaps, $ORIGIN and the environment.
+ * ELF reading (see elf.h) on libelf. The file is opened with
+ * ELF_C_READ_MMAP and read whole at once (ELF_C_FDREAD), so no descriptor
+ * stays open and every later access is to memory libelf has bounds-checked:
+ * sections are walked with elf_nextscn (which honours extended numbering),
+ * entries are fetched with gelf_getsym and gelf_getversym (which check the
+ * index against the data), and names with elf_strptr (which checks the
+ * string table and its terminating NUL). The symbol ranking mirrors the
+ * dynamic loader's binding rules (System V gABI, "Symbol Table"; GNU symbol
+ * versioning, where bit 15 of a .gnu.version entry marks a non-default
+ * version). The list of loaded objects is not re-derived from DT_NEEDED,
+ * RUNPATH and ld.so.cache: asking the program's own loader (`ld.so --list`,
+ * what ldd does) is the only way to agree with it on glibc-hwcaps, $ORIGIN
+ * and the environment.
  */
-#include "host/elf.h"
+#include "backend/elf.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -41,10 +46,19 @@ static int range_ok(const struct elf_file *f, uint64_t off, uint64_t len)
 
 /* ---- opening ----------------------------------------------------------- */
 
-static int map_file(struct elf_file *f, const char *path, struct error *err)
+/* libelf's reason for the last failure (clearing it), or a generic one when
+ * libelf saw none: it shortens or drops tables that run off the file. */
+static const char *elf_reason(void)
+{
+	int e = elf_errno();
+
+	return e ? elf_errmsg(e) : "out of bounds";
+}
+
+/* A descriptor over the whole file, read into memory; the fd is closed. */
+static int begin(struct elf_file *f, const char *path, struct error *err)
 {
 	struct stat st;
-	void *m;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
@@ -53,20 +67,26 @@ static int map_file(struct elf_file *f, const char *path, struct error *err)
 		close(fd);
 		return error_set(err, ERR_RUNTIME, "'%s' is not an ELF file", path);
 	}
-	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	elf_version(EV_CURRENT);
+	(void)elf_errno();	/* no stale reason from an earlier file */
+	f->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (f->elf && elf_cntl(f->elf, ELF_C_FDREAD)) {
+		elf_end(f->elf);
+		f->elf = NULL;
+	}
 	close(fd);
-	if (m == MAP_FAILED)
-		return error_set(err, ERR_RUNTIME, "cannot map '%s': %s", path, strerror(errno));
-	f->map = m;
-	f->size = (size_t)st.st_size;
+	if (!f->elf)	/* only a header libelf cannot even index gets here */
+		return error_set(err, ERR_RUNTIME, "'%s' has corrupt ELF headers: %s", path,
+				 elf_reason());
+	f->image = elf_rawfile(f->elf, &f->size);
 	return 0;
 }
 
 static int check_ident(const struct elf_file *f, struct error *err)
 {
-	const unsigned char *id = f->map;
+	const unsigned char *id = (const unsigned char *)f->image;
 
-	if (memcmp(id, ELFMAG, SELFMAG))
+	if (elf_kind(f->elf) != ELF_K_ELF || !id || f->size < EI_NIDENT)
 		return error_set(err, ERR_RUNTIME, "'%s' is not an ELF file", f->path);
 	if (id[EI_CLASS] != ELFCLASS64) {
 		error_set(err, ERR_RUNTIME, "'%s' is a 32-bit ELF file", f->path);
@@ -75,32 +95,59 @@ static int check_ident(const struct elf_file *f, struct error *err)
 	if (id[EI_DATA] != ELF_NATIVE_DATA)
 		return error_set(err, ERR_RUNTIME, "'%s' is an ELF file of the other byte order",
 				 f->path);
-	if (f->size < sizeof(Elf64_Ehdr))
-		return error_set(err, ERR_RUNTIME, "'%s' is truncated", f->path);
 	return 0;
 }
 
+/* The program header count the file declares: e_phnum, or with PN_XNUM
+ * section 0's sh_info; SIZE_MAX when that cannot be read. */
+static size_t declared_phnum(const struct elf_file *f)
+{
+	GElf_Shdr sh0;
+
+	if (f->eh->e_phnum != PN_XNUM)
+		return f->eh->e_phnum;
+	return gelf_getshdr(elf_getscn(f->elf, 0), &sh0) ? sh0.sh_info : SIZE_MAX;
+}
+
+/*
+ * 0 when the section headers are all in bounds (libelf loads the whole
+ * table on the first gelf_getshdr and checks it against the file). libelf
+ * counts a table whose first entry lies past the end of the file as no
+ * table at all; a header that declares one (e_shnum, or e_shoff with
+ * extended numbering) and has none is damaged.
+ */
+static int sections_ok(const struct elf_file *f)
+{
+	size_t shnum;
+	GElf_Shdr sh;
+
+	if (elf_getshdrnum(f->elf, &shnum))
+		return -1;
+	if (!shnum)
+		return f->eh->e_shnum || f->eh->e_shoff ? -1 : 0;
+	return gelf_getshdr(elf_getscn(f->elf, 0), &sh) ? 0 : -1;
+}
+
+/*
+ * The header and both header tables, each loaded (and so bounds-checked)
+ * now: a file that opens has no corrupt table to trip over later. libelf
+ * quietly shortens a program header table that runs past the end of the
+ * file; that is a damaged file too.
+ */
 static int check_headers(struct elf_file *f, struct error *err)
 {
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)f->map;
-	uint64_t shnum = eh->e_shnum;
+	GElf_Phdr ph;
 
-	f->eh = eh;
-	/* Headers are read in place, so they must be aligned as well as in bounds. */
-	if (eh->e_phnum && (eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff % 8 ||
-			    !range_ok(f, eh->e_phoff, (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr))))
-		return error_set(err, ERR_RUNTIME, "'%s' has corrupt program headers", f->path);
-	f->ph = eh->e_phnum ? (const Elf64_Phdr *)(f->map + eh->e_phoff) : NULL;
-	if (!eh->e_shoff)
-		return 0;
-	if (eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff % 8 ||
-	    !range_ok(f, eh->e_shoff, sizeof(Elf64_Shdr)))
-		return error_set(err, ERR_RUNTIME, "'%s' has corrupt section headers", f->path);
-	f->sh = (const Elf64_Shdr *)(f->map + eh->e_shoff);
-	if (!shnum)	/* extended numbering: the count is in section 0 */
-		shnum = f->sh[0].sh_size;
-	if (!range_ok(f, eh->e_shoff, shnum * sizeof(Elf64_Shdr)))
-		return error_set(err, ERR_RUNTIME, "'%s' has corrupt section headers", f->path);
+	f->eh = elf64_getehdr(f->elf);
+	if (!f->eh)
+		return error_set(err, ERR_RUNTIME, "'%s' is truncated", f->path);
+	if (sections_ok(f))
+		return error_set(err, ERR_RUNTIME, "'%s' has corrupt section headers: %s",
+				 f->path, elf_reason());
+	if (elf_getphdrnum(f->elf, &f->phnum) || (f->phnum && !gelf_getphdr(f->elf, 0, &ph)) ||
+	    f->phnum != declared_phnum(f))
+		return error_set(err, ERR_RUNTIME, "'%s' has corrupt program headers: %s",
+				 f->path, elf_reason());
 	return 0;
 }
 
@@ -108,7 +155,7 @@ int elf_open(struct elf_file *f, const char *path, struct error *err)
 {
 	memset(f, 0, sizeof(*f));
 	f->path = xstrdup(path);
-	if (map_file(f, path, err) || check_ident(f, err) || check_headers(f, err)) {
+	if (begin(f, path, err) || check_ident(f, err) || check_headers(f, err)) {
 		elf_close(f);
 		return -1;
 	}
@@ -117,42 +164,47 @@ int elf_open(struct elf_file *f, const char *path, struct error *err)
 
 void elf_close(struct elf_file *f)
 {
-	if (f->map)
-		munmap((void *)f->map, f->size);
+	if (f->elf)
+		elf_end(f->elf);
 	free(f->path);
 	memset(f, 0, sizeof(*f));
 }
 
-static size_t section_count(const struct elf_file *f)
+int elf_is_pie(const char *path, int *pie, struct error *err)
 {
-	if (!f->sh)
-		return 0;
-	return f->eh->e_shnum ? f->eh->e_shnum : f->sh[0].sh_size;
+	struct elf_file f;
+
+	if (elf_open(&f, path, err))
+		return -1;
+	*pie = f.eh->e_type == ET_DYN;
+	elf_close(&f);
+	return 0;
 }
 
 const char *elf_interp(const struct elf_file *f)
 {
-	for (size_t i = 0; i < f->eh->e_phnum; i++) {
-		const Elf64_Phdr *p = &f->ph[i];
+	GElf_Phdr p;
 
-		if (p->p_type != PT_INTERP)
+	for (size_t i = 0; i < f->phnum; i++) {
+		if (!gelf_getphdr(f->elf, (int)i, &p) || p.p_type != PT_INTERP)
 			continue;
-		if (!p->p_filesz || !range_ok(f, p->p_offset, p->p_filesz) ||
-		    f->map[p->p_offset + p->p_filesz - 1] != '\0')
+		if (!p.p_filesz || !range_ok(f, p.p_offset, p.p_filesz) ||
+		    f->image[p.p_offset + p.p_filesz - 1] != '\0')
 			return NULL;
-		return (const char *)f->map + p->p_offset;
+		return f->image + p.p_offset;
 	}
 	return NULL;
 }
 
 int elf_vaddr_to_offset(const struct elf_file *f, uint64_t vaddr, uint64_t *off)
 {
-	for (size_t i = 0; i < f->eh->e_phnum; i++) {
-		const Elf64_Phdr *p = &f->ph[i];
+	GElf_Phdr p;
 
-		if (p->p_type == PT_LOAD && vaddr >= p->p_vaddr &&
-		    vaddr - p->p_vaddr < p->p_filesz) {
-			*off = p->p_offset + (vaddr - p->p_vaddr);
+	for (size_t i = 0; i < f->phnum; i++) {
+		if (!gelf_getphdr(f->elf, (int)i, &p))
+			continue;
+		if (p.p_type == PT_LOAD && vaddr >= p.p_vaddr && vaddr - p.p_vaddr < p.p_filesz) {
+			*off = p.p_offset + (vaddr - p.p_vaddr);
 			return 0;
 		}
 	}
@@ -162,82 +214,94 @@ int elf_vaddr_to_offset(const struct elf_file *f, uint64_t vaddr, uint64_t *off)
 /* ---- symbol tables ----------------------------------------------------- */
 
 struct symview {
+	const struct elf_file *f;
 	int table;
-	const Elf64_Sym *syms;
+	Elf_Data *syms;
 	size_t n;
-	const char *str;
-	size_t strsz;
-	const Elf64_Half *versym;	/* .dynsym only, may be NULL */
+	size_t strndx;		/* the linked string table */
+	Elf_Data *versym;	/* .dynsym only, may be NULL */
 };
 
-static const Elf64_Shdr *section_of_type(const struct elf_file *f, uint32_t type)
+/* The first section of type, with its header; NULL if none. */
+static Elf_Scn *section_of_type(const struct elf_file *f, uint32_t type, GElf_Shdr *sh)
 {
-	size_t n = section_count(f);
-
-	for (size_t i = 0; i < n; i++)
-		if (f->sh[i].sh_type == type)
-			return &f->sh[i];
+	for (Elf_Scn *s = elf_nextscn(f->elf, NULL); s; s = elf_nextscn(f->elf, s))
+		if (gelf_getshdr(s, sh) && sh->sh_type == type)
+			return s;
 	return NULL;
 }
 
-static void view_versym(const struct elf_file *f, struct symview *v)
+/* The section's data when it is there in full (not SHT_NOBITS, in bounds). */
+static Elf_Data *section_data(Elf_Scn *s, const GElf_Shdr *sh)
 {
-	const Elf64_Shdr *vs = section_of_type(f, SHT_GNU_versym);
+	Elf_Data *d = elf_getdata(s, NULL);
 
-	if (vs && vs->sh_size == v->n * sizeof(Elf64_Half) &&
-	    range_ok(f, vs->sh_offset, vs->sh_size) && !(vs->sh_offset % 2))
-		v->versym = (const Elf64_Half *)(f->map + vs->sh_offset);
+	if (!d || (d->d_size && !d->d_buf) || d->d_size != sh->sh_size)
+		return NULL;
+	return d;
+}
+
+static void view_versym(struct symview *v)
+{
+	GElf_Shdr sh;
+	Elf_Scn *s = section_of_type(v->f, SHT_GNU_versym, &sh);
+	Elf_Data *d = s ? section_data(s, &sh) : NULL;
+
+	if (d && d->d_size == v->n * sizeof(GElf_Versym))
+		v->versym = d;
 }
 
 /* 0 with v filled, -1 when the table is absent or malformed (then unused). */
 static int symview_get(const struct elf_file *f, int table, struct symview *v)
 {
-	const Elf64_Shdr *s = section_of_type(f, table == ELF_DYNSYM ? SHT_DYNSYM : SHT_SYMTAB);
-	const Elf64_Shdr *strs;
+	GElf_Shdr sh;
+	Elf_Scn *s = section_of_type(f, table == ELF_DYNSYM ? SHT_DYNSYM : SHT_SYMTAB, &sh);
 
 	memset(v, 0, sizeof(*v));
+	v->f = f;
 	v->table = table;
-	if (!s || s->sh_entsize != sizeof(Elf64_Sym) || s->sh_link >= section_count(f) ||
-	    !range_ok(f, s->sh_offset, s->sh_size) || s->sh_offset % 8)
+	if (!s || sh.sh_entsize != sizeof(Elf64_Sym) || !(v->syms = section_data(s, &sh)))
 		return -1;
-	strs = &f->sh[s->sh_link];
-	if (!range_ok(f, strs->sh_offset, strs->sh_size))
-		return -1;
-	v->syms = (const Elf64_Sym *)(f->map + s->sh_offset);
-	v->n = s->sh_size / sizeof(Elf64_Sym);
-	v->str = (const char *)f->map + strs->sh_offset;
-	v->strsz = strs->sh_size;
+	v->n = v->syms->d_size / sizeof(Elf64_Sym);
+	v->strndx = sh.sh_link;
 	if (table == ELF_DYNSYM)
-		view_versym(f, v);
+		view_versym(v);
 	return 0;
 }
 
-/* The NUL-terminated name of sym, or NULL if it runs off its table. */
-static const char *sym_name(const struct symview *v, const Elf64_Sym *sym)
+/* Entry i (0 with *sym filled), and its NUL-terminated name or NULL. */
+static int sym_get(const struct symview *v, size_t i, GElf_Sym *sym, const char **name)
 {
-	if (sym->st_name >= v->strsz || !memchr(v->str + sym->st_name, '\0',
-						v->strsz - sym->st_name))
-		return NULL;
-	return v->str + sym->st_name;
+	if (!gelf_getsym(v->syms, (int)i, sym))
+		return -1;
+	*name = elf_strptr(v->f->elf, v->strndx, sym->st_name);
+	return 0;
 }
 
-static int sym_defined(const Elf64_Sym *sym)
+static int sym_defined(const GElf_Sym *sym)
 {
-	unsigned t = ELF64_ST_TYPE(sym->st_info);
+	unsigned t = GELF_ST_TYPE(sym->st_info);
 
 	return sym->st_shndx != SHN_UNDEF && t != STT_SECTION && t != STT_FILE;
 }
 
-/* Binding preference, higher wins; 0 = not a candidate. */
-static int sym_rank(const struct symview *v, size_t i)
+static int sym_hidden_version(const struct symview *v, size_t i)
 {
-	unsigned bind = ELF64_ST_BIND(v->syms[i].st_info);
+	GElf_Versym vs;
+
+	return v->versym && gelf_getversym(v->versym, (int)i, &vs) && (vs & VERSYM_HIDDEN);
+}
+
+/* Binding preference, higher wins; 0 = not a candidate. */
+static int sym_rank(const struct symview *v, size_t i, const GElf_Sym *sym)
+{
+	unsigned bind = GELF_ST_BIND(sym->st_info);
 	int global = bind == STB_GLOBAL || bind == STB_WEAK || bind == STB_GNU_UNIQUE;
 
 	if (v->table == ELF_DYNSYM) {
 		if (!global)
 			return 0;
-		return v->versym && (v->versym[i] & VERSYM_HIDDEN) ? 3 : 4;
+		return sym_hidden_version(v, i) ? 3 : 4;
 	}
 	return global ? 2 : 1;
 }
@@ -248,10 +312,10 @@ struct best {
 	struct elf_sym sym;
 };
 
-static void consider(struct best *b, const struct symview *v, size_t i, const char *name)
+static void consider(struct best *b, const struct symview *v, size_t i, const GElf_Sym *s,
+		     const char *name)
 {
-	const Elf64_Sym *s = &v->syms[i];
-	int rank = sym_rank(v, i);
+	int rank = sym_rank(v, i, s);
 
 	if (!rank || rank < b->rank)
 		return;
@@ -267,8 +331,8 @@ static void consider(struct best *b, const struct symview *v, size_t i, const ch
 	b->sym.name = name;
 	b->sym.value = s->st_value;
 	b->sym.size = s->st_size;
-	b->sym.type = ELF64_ST_TYPE(s->st_info);
-	b->sym.bind = ELF64_ST_BIND(s->st_info);
+	b->sym.type = GELF_ST_TYPE(s->st_info);
+	b->sym.bind = GELF_ST_BIND(s->st_info);
 	b->sym.table = v->table;
 }
 
@@ -284,13 +348,11 @@ enum elf_lookup elf_find_symbol(const struct elf_file *f, const char *name, int 
 		if (!(tables & order[t]) || symview_get(f, order[t], &v))
 			continue;
 		for (size_t i = 1; i < v.n; i++) {
+			GElf_Sym s;
 			const char *n;
 
-			if (!sym_defined(&v.syms[i]))
-				continue;
-			n = sym_name(&v, &v.syms[i]);
-			if (n && !strcmp(n, name))
-				consider(&b, &v, i, n);
+			if (!sym_get(&v, i, &s, &n) && sym_defined(&s) && n && !strcmp(n, name))
+				consider(&b, &v, i, &s, n);
 		}
 	}
 	if (!b.rank)
@@ -306,6 +368,13 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+static int is_function(const GElf_Sym *s)
+{
+	unsigned t = GELF_ST_TYPE(s->st_info);
+
+	return sym_defined(s) && (t == STT_FUNC || t == STT_GNU_IFUNC);
+}
+
 size_t elf_function_names(const struct elf_file *f, const char ***names)
 {
 	const char **out = NULL;
@@ -317,11 +386,10 @@ size_t elf_function_names(const struct elf_file *f, const char ***names)
 		if (symview_get(f, table, &v))
 			continue;
 		for (size_t i = 1; i < v.n; i++) {
-			unsigned t = ELF64_ST_TYPE(v.syms[i].st_info);
-			const char *nm = sym_name(&v, &v.syms[i]);
+			GElf_Sym s;
+			const char *nm;
 
-			if (!sym_defined(&v.syms[i]) || (t != STT_FUNC && t != STT_GNU_IFUNC) ||
-			    !nm || !*nm)
+			if (sym_get(&v, i, &s, &nm) || !is_function(&s) || !nm || !*nm)
 				continue;
 			ALLOC_GROW(out, n + 1, alloc);
 			out[n++] = nm;
@@ -347,11 +415,7 @@ static void paths_add(char ***paths, size_t *n, char *p)
 
 void elf_paths_free(char **paths)
 {
-	if (!paths)
-		return;
-	for (char **p = paths; *p; p++)
-		free(*p);
-	free(paths);
+	strv_free(paths);
 }
 
 /* One line of --list output: the path it names, or NULL (vDSO, blank).

@@ -1,0 +1,221 @@
+/*
+ * Unit tests for core/path: the PATH search against execvp's rules on a
+ * directory tree made here (entries in order, empty entries as the current
+ * directory, files that cannot be executed or are not regular skipped, names
+ * with '/' taken as they are), and the private directories of tmpdir_make
+ * (where, which mode, and the error when TMPDIR cannot hold one).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/path.h"
+#include "core/strbuf.h"
+
+static char root[] = "/tmp/pmustat-pathtest-XXXXXX";
+
+static char *at(const char *rel)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s/%s", root, rel);
+	return strbuf_detach(&sb);
+}
+
+static void put_file(const char *rel, mode_t mode)
+{
+	char *p = at(rel);
+	FILE *f = fopen(p, "w");
+
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(chmod(p, mode), 0);
+	free(p);
+}
+
+static void put_dir(const char *rel)
+{
+	char *p = at(rel);
+
+	assert_int_equal(mkdir(p, 0755), 0);
+	free(p);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(root))
+		return -1;
+	put_dir("a");
+	put_dir("b");
+	put_dir("c");
+	put_dir("b/tool");		/* a directory of that name is no program */
+	put_file("a/tool", 0644);	/* not executable */
+	put_file("c/tool", 0755);
+	put_file("c/lib.so", 0644);
+	put_file("tool", 0755);		/* in the current directory */
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	static const char *const files[] = { "a/tool", "c/tool", "c/lib.so", "tool" };
+	static const char *const dirs[] = { "b/tool", "a", "b", "c" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *p = at(files[i]);
+
+		unlink(p);
+		free(p);
+	}
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		char *p = at(dirs[i]);
+
+		rmdir(p);
+		free(p);
+	}
+	return rmdir(root);
+}
+
+static void expect_found(const char *name, const char *path_env, int mode, const char *rel)
+{
+	char *got = path_search(name, path_env, mode), *want = rel ? at(rel) : NULL;
+
+	if (!want)
+		assert_null(got);
+	else
+		assert_string_equal(got, want);
+	free(got);
+	free(want);
+}
+
+static void test_search_order(void **state)
+{
+	struct strbuf env = STRBUF_INIT;
+
+	(void)state;
+	/* a/tool is not executable and b/tool is a directory: c/tool wins. */
+	strbuf_addf(&env, "%s/a:%s/b:%s/c", root, root, root);
+	expect_found("tool", env.buf, X_OK, "c/tool");
+	/* For reading, a/tool comes first. */
+	expect_found("tool", env.buf, R_OK, "a/tool");
+	expect_found("lib.so", env.buf, R_OK, "c/lib.so");
+	expect_found("lib.so", env.buf, X_OK, NULL);
+	expect_found("missing", env.buf, X_OK, NULL);
+	expect_found("", env.buf, X_OK, NULL);
+	strbuf_release(&env);
+}
+
+static void expect_cwd(const char *path_env)
+{
+	char *got = path_search("tool", path_env, X_OK);
+
+	assert_non_null(got);
+	assert_string_equal(got, "./tool");
+	free(got);
+}
+
+/* An empty entry, wherever it stands, means the current directory. */
+static void test_empty_entries(void **state)
+{
+	struct strbuf env = STRBUF_INIT;
+	char cwd[4096];
+
+	(void)state;
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(root), 0);
+	expect_cwd("");
+	strbuf_addf(&env, ":%s/a", root);
+	expect_cwd(env.buf);
+	strbuf_reset(&env);
+	strbuf_addf(&env, "%s/a:", root);
+	expect_cwd(env.buf);
+	strbuf_reset(&env);
+	strbuf_addf(&env, "%s/a::%s/c", root, root);
+	expect_cwd(env.buf);
+	/* No empty entry: the current directory is not searched. */
+	strbuf_reset(&env);
+	strbuf_addf(&env, "%s/a:%s/b", root, root);
+	assert_null(path_search("tool", env.buf, X_OK));
+	assert_int_equal(chdir(cwd), 0);
+	strbuf_release(&env);
+}
+
+static void test_slash_and_environment(void **state)
+{
+	char *got;
+
+	(void)state;
+	/* With a '/', the name is the path: no search, no check. */
+	got = path_search("./no/such/prog", "/bin", X_OK);
+	assert_string_equal(got, "./no/such/prog");
+	free(got);
+	/* NULL reads $PATH. */
+	got = path_search("sh", NULL, X_OK);
+	assert_non_null(got);
+	assert_true(path_usable(got, X_OK));
+	free(got);
+	assert_false(path_usable("/tmp", X_OK));
+	assert_false(path_usable("/nonexistent/x", R_OK));
+}
+
+static void test_tmpdir(void **state)
+{
+	char *old = getenv("TMPDIR") ? xstrdup(getenv("TMPDIR")) : NULL;
+	char *dir = NULL, *want;
+	struct error err;
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(setenv("TMPDIR", root, 1), 0);
+	assert_int_equal(tmpdir_make("pmustat-t.", &dir, &err), 0);
+	want = at("pmustat-t.");
+	assert_int_equal(strncmp(dir, want, strlen(want)), 0);
+	assert_int_equal(strlen(dir), strlen(want) + 6);
+	assert_int_equal(stat(dir, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0700);
+	assert_int_equal(rmdir(dir), 0);
+	free(dir);
+	free(want);
+
+	assert_int_equal(setenv("TMPDIR", "/nonexistent/tmp", 1), 0);
+	assert_int_equal(tmpdir_make("pmustat-t.", &dir, &err), -1);
+	assert_null(dir);
+	assert_string_equal(err.msg, "cannot create a directory in '/nonexistent/tmp': "
+				     "No such file or directory");
+	assert_string_equal(err.hint, "point TMPDIR at a writable directory");
+
+	/* Empty TMPDIR: /tmp. */
+	assert_int_equal(setenv("TMPDIR", "", 1), 0);
+	assert_int_equal(tmpdir_make("pmustat-t.", &dir, &err), 0);
+	assert_int_equal(strncmp(dir, "/tmp/pmustat-t.", 15), 0);
+	assert_int_equal(rmdir(dir), 0);
+	free(dir);
+	if (old)
+		setenv("TMPDIR", old, 1);
+	else
+		unsetenv("TMPDIR");
+	free(old);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_search_order),
+		cmocka_unit_test(test_empty_entries),
+		cmocka_unit_test(test_slash_and_environment),
+		cmocka_unit_test(test_tmpdir),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
