@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backend/elf.h"
 #include "campaign/mechanism.h"
 #include "core/strbuf.h"
-#include "host/elf.h"
 #include "report/journal.h"
 
 int campaign_init(struct campaign *c, const struct campaign_opts *o, const char *command,
@@ -133,22 +133,18 @@ static void note_layout(struct campaign *c)
 {
 	for (size_t v = 0; v < c->res.nvariants; v++) {
 		struct error err;
-		struct elf_file f;
 		char *path;
+		int pie = 1;
 
 		error_clear(&err);
 		path = execpath_resolve(c->res.variants[v].argv[0], &err);
-		if (!path || elf_open(&f, path, &err)) {
-			free(path);
-			continue;	/* a script or no ELF: nothing to say */
-		}
-		if (f.eh->e_type == ET_EXEC)
+		/* A script or no ELF: nothing to say. */
+		if (path && elf_is_pie(path, &pie, &err) == 0 && !pie)
 			result_add_note(&c->res, NOTE_WARNING, NULL,
 					"build it with -fPIE -pie (the default of Debian's gcc)",
 					"variant '%s': '%s' is not a position-independent executable: "
 					"ASLR cannot move its code, so one link layout may bias the "
 					"comparison", c->res.variants[v].name, path);
-		elf_close(&f);
 		free(path);
 	}
 	if (c->res.host.aslr >= 0 && c->res.host.aslr != 2)

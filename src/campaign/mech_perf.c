@@ -17,7 +17,7 @@
 #include "catalog/catalog.h"
 #include "catalog/event_kind.h"
 #include "core/strbuf.h"
-#include "host/sysfs.h"
+#include "host/sysctl.h"
 #include "plan/groups.h"
 
 struct perf_state {
@@ -281,22 +281,6 @@ static void drop_unserved(struct campaign *c, struct perf_state *s)
 	s->nevents = n;
 }
 
-static int watchdog_on(void)
-{
-	char path[4096];
-	FILE *f;
-	int v = 0;
-
-	snprintf(path, sizeof(path), "%s/sys/kernel/nmi_watchdog", procfs_root());
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 0;
-		fclose(f);
-	}
-	return v;
-}
-
 /* Lay the counted events out in groups that fit the core PMU. */
 static int perf_plan_done(struct campaign *c, void *state, struct error *err)
 {
@@ -309,7 +293,8 @@ static int perf_plan_done(struct campaign *c, void *state, struct error *err)
 		struct catalog_capacity cc;
 
 		catalog_capacity(&c->cat.cat, &cc);
-		watchdog = watchdog_on();
+		if (host_sysctl_int("kernel/nmi_watchdog", &watchdog))
+			watchdog = 0;
 		plan_capacity_from_catalog(&cc, watchdog == 1, &cap);
 	}
 	if (plan_build(s->pev, s->nevents, &cap, 0, &s->plan, err))

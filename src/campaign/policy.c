@@ -16,17 +16,7 @@
 #include "campaign/mechanism.h"
 #include "campaign/policy.h"
 #include "core/strbuf.h"
-
-/* Is name an item of the comma-separated list? */
-static int strlist_has(const char *list, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (const char *p = list ? strstr(list, name) : NULL; p; p = strstr(p + 1, name))
-		if ((p == list || p[-1] == ',') && (p[len] == ',' || !p[len]))
-			return 1;
-	return 0;
-}
+#include "core/strlist.h"
 
 static enum metric_class class_of(const struct result_metric *m)
 {

@@ -14,6 +14,7 @@
 #include "cli/compare.h"
 #include "cli/measure.h"
 #include "cli/options.h"
+#include "core/strlist.h"
 #include "core/suggest.h"
 #include "report/compare_table.h"
 #include "report/comparison.h"
@@ -133,12 +134,8 @@ static int regressions(const struct result *r, const char *list)
 	for (size_t i = 0; i < s.n; i++) {
 		const struct comparison *c = &s.c[i];
 		const char *name = r->metrics[c->metric].name;
-		size_t len = strlen(name);
-		const char *p = strstr(list, name);
 
-		while (p && !((p == list || p[-1] == ',') && (p[len] == ',' || !p[len])))
-			p = strstr(p + 1, name);
-		if (!p || c->verdict != STATS_SLOWER)
+		if (!strlist_has(list, name) || c->verdict != STATS_SLOWER)
 			continue;
 		fprintf(stderr, "regression: %s of '%s' is %.4fx the baseline's [%.4f, %.4f] "
 			"(n %zu)\n", name, r->variants[c->variant].name, c->ratio, c->ci_lo,

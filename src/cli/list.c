@@ -9,12 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "backend/sim.h"
 #include "catalog/catalog.h"
 #include "catalog/native.h"
 #include "catalog/select.h"
 #include "cli/cli.h"
+#include "core/path.h"
 #include "report/list.h"
 
 static const char list_usage[] = "pmustat list [--uarch U] [--json] [--events [FILTER]]";
@@ -22,8 +23,8 @@ static const char list_usage[] = "pmustat list [--uarch U] [--json] [--events [F
 /* Is valgrind installed (so cachegrind may stand in for a metric)? */
 static int have_valgrind(void)
 {
-	char *path = NULL;
-	int found = sim_find_valgrind(NULL, &path, NULL) == 0;
+	char *path = path_search("valgrind", NULL, X_OK);
+	int found = path != NULL;
 
 	free(path);
 	return found;

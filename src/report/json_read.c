@@ -365,9 +365,7 @@ static int read_variant(struct result *r, json_t *o, struct error *err)
 	if (!(name = need_string(o, "name", err)) || !(argv = read_argv(json_object_get(o, "argv"), err)))
 		return -1;
 	v = result_add_variant(r, name, argv);
-	for (char **p = argv; *p; p++)
-		free(*p);
-	free(argv);
+	strv_free(argv);
 	const struct field fields[] = {
 		{ "exec_path", F_STR, &r->variants[v].exec_path },
 	};
