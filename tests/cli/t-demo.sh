@@ -20,3 +20,14 @@ expect_in err "unknown demo variant 'sv3'"
 expect_in err "did you mean"
 run_pm 2 demo --variants vec
 expect_in err "at least two variants"
+
+# The workload's path is passed to exec as it is: a quote or a $(...) in it
+# runs nothing (no shell anywhere between the demo and its workload).
+odd="$PWD/r1'cs\$(touch pwned)"
+cp "$BUILD/r1cs-synth" "$odd"
+export PMUSTAT_R1CS="$odd"
+run_pm 0 demo --labels 1 --sha-blocks 1 --blocks 2 --seed 5 --no-sim --variants vec,csr -o q.json
+unset PMUSTAT_R1CS
+[ ! -e pwned ] || fail "a shell ran the workload's path"
+expect_in out "allocations per constraint vs"
+expect_eq "$(jv q.json variants.0.argv.0)" "$odd" "the workload exec'd by its own path"
