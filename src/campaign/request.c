@@ -60,29 +60,6 @@ static void split_request(struct campaign *c)
 		c->req_metrics = xstrdup("default");
 }
 
-int campaign_catalog(struct campaign *c, struct error *err)
-{
-	if (c->have_cat)
-		return 0;
-	if (catalog_host_open(&c->cat, c->o->uarch, err))
-		return -1;
-	c->have_cat = 1;
-	if (c->cat.note[0])
-		result_add_note(&c->res, NOTE_NOTE, NULL, NULL, "%s", c->cat.note);
-	return 0;
-}
-
-void campaign_mark_unavailable(struct result_metric *m, const char *reason, const char *hint)
-{
-	char *r = xstrdup(reason), *h = hint && *hint ? xstrdup(hint) : NULL;
-
-	m->available = 0;
-	free(m->reason);
-	free(m->hint);
-	m->reason = r;
-	m->hint = h;
-}
-
 /* One note per distinct reason, naming every metric it applies to, so four
  * hardware events missing for one cause read as one line, not four. */
 static void note_unavailable(struct campaign *c)
@@ -158,51 +135,3 @@ void campaign_dry_run(const struct campaign *c, struct strbuf *out)
 		if (c->mech[i].ops->dry_run)
 			c->mech[i].ops->dry_run(c, c->mech[i].state, out);
 }
-
-void campaign_set_value(struct campaign *c, size_t run_index, size_t m, double value)
-{
-	struct result_value *v = &c->res.runs[run_index].values[m];
-
-	v->valid = 1;
-	v->value = value;
-}
-
-/* Formula metrics read the same run's values of the events they name. */
-struct run_lookup {
-	const struct result *r;
-	const struct result_run *run;
-};
-
-static int lookup_value(void *ctx, const char *name, double *v)
-{
-	const struct run_lookup *l = ctx;
-	int m = result_metric_index(l->r, name);
-	const struct result_value *rv;
-
-	if (m < 0)
-		return -1;
-	rv = &l->run->values[m];
-	/* A multiplexed count covers part of the run: not the same run's value. */
-	if (!rv->valid || (l->r->metrics[m].source == MSRC_PERF && rv->running < rv->enabled))
-		return -1;
-	*v = l->run->values[m].value * l->r->metrics[m].scale;
-	return 0;
-}
-
-void campaign_compute_formulas(const struct campaign *c, struct result_run *run)
-{
-	struct run_lookup l = { &c->res, run };
-
-	for (size_t m = 0; m < c->res.nmetrics; m++) {
-		const struct result_metric *met = &c->res.metrics[m];
-		double v;
-
-		if (met->source != MSRC_FORMULA || !met->available || !met->formula)
-			continue;
-		if (formula_eval(met->formula, lookup_value, &l, &v, NULL) == 0 && v == v) {
-			run->values[m].valid = 1;
-			run->values[m].value = v;
-		}
-	}
-}
-

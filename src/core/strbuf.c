@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -148,27 +149,39 @@ char *strbuf_detach(struct strbuf *sb)
 	return p;
 }
 
-int strbuf_read_file(struct strbuf *sb, const char *path)
+int strbuf_read_fd(struct strbuf *sb, int fd, size_t max)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), errnum;
+	size_t start = sb->len;
 	ssize_t n;
 
-	if (fd < 0)
-		return -1;
 	for (;;) {
 		strbuf_grow(sb, 8192);
 		n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
-		if (n > 0) {
-			sb->len += (size_t)n;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -1 : 0;
+		sb->len += (size_t)n;
+		if (sb->len - start > max) {
+			sb->len = start + max;
 			sb->buf[sb->len] = '\0';
-		} else if (n == 0 || errno != EINTR) {
-			break;
+			return 1;
 		}
+		sb->buf[sb->len] = '\0';
 	}
+}
+
+int strbuf_read_file(struct strbuf *sb, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), errnum, rc;
+
+	if (fd < 0)
+		return -1;
+	rc = strbuf_read_fd(sb, fd, SIZE_MAX - 1);
 	errnum = errno;
 	close(fd);
 	errno = errnum;
-	return n < 0 ? -1 : 0;
+	return rc < 0 ? -1 : 0;
 }
 
 void strv_free(char **v)

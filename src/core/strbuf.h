@@ -29,6 +29,9 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 /* Append the whole content of the file at path. 0, or -1 with errno set
  * (sb keeps what was read). */
 int strbuf_read_file(struct strbuf *sb, const char *path);
+/* Append what fd gives until end of file, at most max bytes: 0, 1 when
+ * there was more (the first max bytes are kept), -1 with errno. */
+int strbuf_read_fd(struct strbuf *sb, int fd, size_t max);
 /* Give up ownership of the buffer; sb is re-initialised. */
 char *strbuf_detach(struct strbuf *sb);
 

@@ -61,20 +61,12 @@ static void rtrim(struct strbuf *sb)
 
 static int read_fd(int fd, const char *path, struct strbuf *sb, struct error *err)
 {
-	char buf[4096];
-	ssize_t n;
+	int rc = strbuf_read_fd(sb, fd, READ_LIMIT);
 
-	while ((n = read(fd, buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return error_set(err, ERR_RUNTIME, "cannot read '%s': %s",
-					 path, strerror(errno));
-		if (sb->len + (size_t)n > READ_LIMIT)
-			return error_set(err, ERR_RUNTIME, "'%s' is larger than %u bytes",
-					 path, READ_LIMIT);
-		strbuf_add(sb, buf, (size_t)n);
-	}
+	if (rc < 0)
+		return error_set(err, ERR_RUNTIME, "cannot read '%s': %s", path, strerror(errno));
+	if (rc > 0)
+		return error_set(err, ERR_RUNTIME, "'%s' is larger than %u bytes", path, READ_LIMIT);
 	return 0;
 }
 

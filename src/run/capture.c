@@ -16,22 +16,6 @@
 
 extern char **environ;
 
-static int read_all(int fd, struct strbuf *out, size_t max)
-{
-	char buf[4096];
-	ssize_t n;
-
-	while ((n = read(fd, buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (out->len < max)
-			strbuf_add(out, buf, (size_t)n < max - out->len ? (size_t)n : max - out->len);
-	}
-	return 0;
-}
-
 int run_capture(char *const *argv, size_t max, struct strbuf *out, int *status,
 		struct error *err)
 {
@@ -51,7 +35,7 @@ int run_capture(char *const *argv, size_t max, struct strbuf *out, int *status,
 		close(p[0]);
 		return error_set(err, ERR_RUNTIME, "cannot run '%s': %s", argv[0], strerror(rc));
 	}
-	rc = read_all(p[0], out, max);
+	rc = strbuf_read_fd(out, p[0], max) < 0;
 	close(p[0]);
 	while (waitpid(pid, &wst, 0) < 0 && errno == EINTR)
 		;

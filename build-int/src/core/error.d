@@ -1,2 +1,0 @@
-build-int/src/core/error.o: src/core/error.c src/core/error.h
-src/core/error.h:

@@ -1,2 +1,0 @@
-build-int/src/core/rng.o: src/core/rng.c src/core/rng.h
-src/core/rng.h:

@@ -1,4 +1,0 @@
-build-int/src/stats/stop.o: src/stats/stop.c src/stats/stop.h \
- src/stats/dist.h
-src/stats/stop.h:
-src/stats/dist.h:

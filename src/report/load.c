@@ -1,0 +1,94 @@
+/*
+ * Reading a result back, whatever a campaign left: a complete document, the
+ * skeleton of a campaign still running or killed (its runs are in the
+ * journal it names, relative to its own directory), or a journal given
+ * directly. Which one it is decides the reader; the readers themselves are
+ * json_read.c (documents) and journal.c (journals).
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/strbuf.h"
+#include "report/journal.h"
+#include "report/json.h"
+
+static json_t *parse_text(const char *path, const struct strbuf *text, struct error *err)
+{
+	json_error_t je;
+	json_t *doc = json_loadb(text->buf, text->len, 0, &je);
+
+	if (doc)
+		return doc;
+	if (je.line > 0)
+		error_set(err, ERR_RUNTIME, "cannot read '%s': %s (line %d)", path, je.text,
+			  je.line);
+	else
+		error_set(err, ERR_RUNTIME, "cannot read '%s': %s", path, je.text);
+	error_hint(err, "check that the file is a complete JSON result");
+	return NULL;
+}
+
+/* A campaign still running (or killed) left this: its runs are in the
+ * journal it names. */
+static int is_skeleton(json_t *doc)
+{
+	return json_is_false(json_object_get(doc, "complete")) &&
+	       json_is_string(json_object_get(doc, "journal"));
+}
+
+/* The journal named by a skeleton at path: relative to path's directory. */
+static void journal_path(const char *path, const char *name, struct strbuf *out)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (*name != '/' && slash)
+		strbuf_add(out, path, (size_t)(slash + 1 - path));
+	strbuf_adds(out, name);
+}
+
+static int read_skeleton(struct result *r, json_t *doc, const char *path, struct error *err)
+{
+	const char *name = json_string_value(json_object_get(doc, "journal"));
+	struct strbuf jpath = STRBUF_INIT;
+	int rc;
+
+	journal_path(path, name, &jpath);
+	if (access(jpath.buf, F_OK) && errno == ENOENT) {
+		rc = report_json_load(r, doc, path, err);
+		if (!rc)
+			result_add_note(r, NOTE_WARNING, NULL, "the campaign may still be running; "
+					"else its journal was removed or not copied with the result",
+					"the journal '%s' is missing: runs are absent", name);
+	} else {
+		rc = journal_read(r, jpath.buf, err);
+	}
+	strbuf_release(&jpath);
+	return rc;
+}
+
+int report_json_read(struct result *r, const char *path, struct error *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	json_t *doc;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if (strbuf_read_file(&text, path)) {
+		error_set(err, ERR_RUNTIME, "cannot read '%s': %s", path, strerror(errno));
+		strbuf_release(&text);
+		return error_hint(err, "check the path of the result file");
+	}
+	if (journal_sniff(text.buf, text.len)) {
+		strbuf_release(&text);
+		return journal_read(r, path, err);
+	}
+	doc = parse_text(path, &text, err);
+	strbuf_release(&text);
+	if (!doc)
+		return -1;
+	rc = is_skeleton(doc) ? read_skeleton(r, doc, path, err)
+			      : report_json_load(r, doc, path, err);
+	json_decref(doc);
+	return rc;
+}
