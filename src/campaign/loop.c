@@ -73,6 +73,17 @@ static void free_padded_env(char **env)
 	free(env);
 }
 
+/* Every mechanism's attach hook, in order, on the run's child. */
+static int attach_all(void *ctx, pid_t pid, struct error *err)
+{
+	const struct run_setup *rs = ctx;
+
+	for (size_t i = 0; i < rs->nattach; i++)
+		if (rs->attach[i].fn(rs->attach[i].ctx, pid, err))
+			return -1;
+	return 0;
+}
+
 static int takes_part(const struct mech_slot *m, const struct sched_slot *slot)
 {
 	return m->ops->runs & (slot->sim ? MECH_SIM : MECH_NATIVE);
@@ -130,6 +141,8 @@ static int run_slot(struct campaign *c, const struct sched_slot *slot, struct er
 		spec.events = rs.events;
 		spec.group = rs.leader;
 		spec.nevents = rs.nevents;
+		spec.attach = rs.nattach ? attach_all : NULL;
+		spec.attach_ctx = &rs;
 		rc = measure_run(&spec, &c->server, &c->sw, &out, err);
 		if (!rc)
 			rc = finish_run(c, slot, start, runs, &out, err);

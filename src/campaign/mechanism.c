@@ -28,6 +28,13 @@ size_t run_setup_add_event(struct run_setup *rs, const struct event_spec *ev, si
 	return rs->nevents++;
 }
 
+void run_setup_attach(struct run_setup *rs, int (*fn)(void *ctx, pid_t pid, struct error *err),
+		      void *ctx)
+{
+	if (rs->nattach < sizeof(rs->attach) / sizeof(rs->attach[0]))
+		rs->attach[rs->nattach++] = (struct run_attach){ fn, ctx };
+}
+
 int campaign_catalog(struct campaign *c, struct error *err)
 {
 	if (c->have_cat)

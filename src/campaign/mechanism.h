@@ -36,7 +36,17 @@ struct run_setup {
 	size_t *metric;			/* result metric of each event */
 	char *shared;			/* 1 = may be counted inside regions too */
 	size_t nevents, alloc;
+	/* Called with the child's pid before it execs (run_setup_attach). */
+	struct run_attach {
+		int (*fn)(void *ctx, pid_t pid, struct error *err);
+		void *ctx;
+	} attach[4];
+	size_t nattach;
 };
+
+/* Have fn(ctx, pid) called once the run's child exists, before it execs. */
+void run_setup_attach(struct run_setup *rs, int (*fn)(void *ctx, pid_t pid, struct error *err),
+		      void *ctx);
 
 /* Append an event; leader is an index in rs (the event's own for a lone or
  * leading event). Returns the event's index. */

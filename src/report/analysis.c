@@ -188,7 +188,7 @@ void analysis_compute(const struct result *r, struct analysis *a)
 			double *x;
 			size_t n;
 
-			if (!r->metrics[m].available)
+			if (!r->metrics[m].available || r->metrics[m].source == MSRC_PROFILE)
 				continue;
 			ms = &a->sum[a->nsum++];
 			ms->variant = v;

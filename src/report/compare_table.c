@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/analysis.h"
+#include "report/attribution.h"
 #include "report/comparison.h"
 #include "report/texttable.h"
 #include "report/units.h"
@@ -204,6 +205,7 @@ void report_compare_table(const struct result *r, const struct table_opts *o,
 	rows(r, &s, o, &t);
 	texttable_render(&t, 2, out);
 	texttable_release(&t);
+	report_attribution(r, o, out);
 	strbuf_addch(out, '\n');
 	comparison_notes(r, &s, out);
 	report_notes(r, a.warnings, a.nwarnings, o, out);

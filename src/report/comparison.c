@@ -347,7 +347,8 @@ void comparisons_compute(const struct result *r, struct comparison_set *out)
 		for (size_t m = 0; m < r->nmetrics; m++) {
 			struct comparison *c;
 
-			if (!r->metrics[m].available)
+			/* Profiles are compared function by function (attribution.c). */
+			if (!r->metrics[m].available || r->metrics[m].source == MSRC_PROFILE)
 				continue;
 			c = &out->c[out->n++];
 			c->metric = m;

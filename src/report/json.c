@@ -15,6 +15,7 @@
 #include "core/outfile.h"
 #include "core/strbuf.h"
 #include "report/analysis.h"
+#include "report/attribution.h"
 #include "report/comparison.h"
 
 static json_t *json_str_or_null(const char *s)
@@ -62,6 +63,8 @@ json_t *report_json_metric(const struct result_metric *m)
 		json_object_set_new(o, "formula", json_string(m->formula));
 	if (m->proxy)
 		json_object_set_new(o, "proxy", json_string(m->proxy));
+	if (m->origin)
+		json_object_set_new(o, "origin", json_string(m->origin));
 	json_object_set_new(o, "hidden", json_boolean(m->hidden));
 	if (m->reason)
 		json_object_set_new(o, "reason", json_string(m->reason));
@@ -218,6 +221,8 @@ json_t *report_json(const struct result *r)
 	add_comparison_settings(doc, r);
 	if (r->nvariants >= 2)
 		json_object_set_new(doc, "comparisons", comparisons_json(r));
+	if (r->nvariants >= 2 && (a = attribution_json(r)))
+		json_object_set_new(doc, "attribution", a);
 	add_notes(doc, r);
 	return doc;
 }

@@ -187,7 +187,7 @@ static const struct {
 } backends[] = {
 	{ "clock", MSRC_CLOCK }, { "rusage", MSRC_RUSAGE }, { "derived", MSRC_FORMULA },
 	{ "calls", MSRC_CALLS }, { "uprobe", MSRC_CALLS }, { "preload", MSRC_CALLS },
-	{ "sim", MSRC_SIM },	 { "region", MSRC_REGION },
+	{ "sim", MSRC_SIM },	 { "region", MSRC_REGION }, { "profile", MSRC_PROFILE },
 };
 
 /* The source a recorded backend name stands for; anything else is perf. */
@@ -227,6 +227,7 @@ int report_json_add_metric(struct result *r, json_t *o, struct error *err)
 		{ "formula", F_STR, &m->formula },
 		{ "proxy", F_STR, &m->proxy },
 		{ "hidden", F_BOOL, &m->hidden },
+		{ "origin", F_STR, &m->origin },
 	};
 
 	return read_fields(o, "metric", fields, NFIELDS(fields), err);

@@ -61,6 +61,7 @@ void result_release(struct result *r)
 
 		free(m->name); free(m->unit); free(m->backend); free(m->pmu);
 		free(m->reason); free(m->hint); free(m->formula); free(m->proxy);
+		free(m->origin);
 	}
 	for (size_t i = 0; i < r->nruns; i++)
 		free(r->runs[i].values);
@@ -92,7 +93,7 @@ size_t result_add_variant(struct result *r, const char *name, char *const *argv)
 static const char *const source_backends[] = {
 	[MSRC_CLOCK] = "clock", [MSRC_RUSAGE] = "rusage", [MSRC_PERF] = "perf",
 	[MSRC_FORMULA] = "derived", [MSRC_CALLS] = "calls", [MSRC_SIM] = "sim",
-	[MSRC_REGION] = "region",
+	[MSRC_REGION] = "region", [MSRC_PROFILE] = "profile",
 };
 
 struct result_metric *result_add_metric(struct result *r, const char *name, const char *unit,

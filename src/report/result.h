@@ -26,6 +26,7 @@ enum metric_source {
 	MSRC_CALLS,	/* a call counter (backend: "uprobe" or "preload") */
 	MSRC_SIM,	/* simulated by cachegrind, in simulated runs only */
 	MSRC_REGION,	/* counted inside a marked region (libpmustat) */
+	MSRC_PROFILE,	/* self time of one function, from sampling (--profile) */
 };
 
 struct result_metric {
@@ -44,6 +45,7 @@ struct result_metric {
 	char *formula;		/* MSRC_FORMULA: over other metrics' names */
 	char *proxy;		/* counted through a proxy: what it measures instead */
 	int hidden;		/* an input only (not asked for): JSON/CSV, not the table */
+	char *origin;		/* MSRC_PROFILE: where the function is ("obj: file, ..."), or NULL */
 };
 
 struct result_value {

@@ -40,6 +40,11 @@ int measure_run(const struct measure_spec *spec, struct spawner *server, struct 
 		return -1;
 	}
 	perf_set_open(&set, spec->events, spec->group, spec->nevents, sp.pid);
+	if (spec->attach && spec->attach(spec->attach_ctx, sp.pid, err)) {
+		perf_set_release(&set);
+		spawn_release(&sp);	/* never released: the child exits unrun */
+		return -1;
+	}
 	rc = spawn_run(&sp, sw, spec->timeout_s, &out->sp, err);
 	if (rc == 0) {
 		read_counters(&set, out);

@@ -18,6 +18,13 @@ struct measure_spec {
 	const struct event_spec *events;	/* perf events to count */
 	const size_t *group;		/* leader index per event, or NULL */
 	size_t nevents;
+	/*
+	 * Called with the child's pid once its counters are open, before it is
+	 * released to exec (a sampling mechanism opens its events here), or
+	 * NULL. -1 with err abandons the run before it starts.
+	 */
+	int (*attach)(void *ctx, pid_t pid, struct error *err);
+	void *attach_ctx;
 };
 
 struct measure_outcome {

@@ -1,0 +1,314 @@
+/*
+ * Sampling with perf_event_open (see sample.h). The records of a ring buffer
+ * are variable-length and may wrap at the end of the buffer; a wrapped one is
+ * copied out whole before it is parsed. The layout of each record follows
+ * include/uapi/linux/perf_event.h: a sample's fields come in the order of the
+ * PERF_SAMPLE_* bits (IP, TID, PERIOD, CALLCHAIN for what we ask), MMAP2
+ * carries pid, tid, addr, len, pgoff, device and inode, prot, flags and the
+ * file name.
+ */
+#include "backend/sample.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "core/strbuf.h"
+#include "host/sysctl.h"
+
+static void fill_attr(struct perf_event_attr *a, const struct sample_opts *o, int inherit)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	if (o->event == SAMPLE_CYCLES) {
+		a->type = PERF_TYPE_HARDWARE;
+		a->config = PERF_COUNT_HW_CPU_CYCLES;
+	} else {
+		a->type = PERF_TYPE_SOFTWARE;
+		a->config = PERF_COUNT_SW_CPU_CLOCK;
+	}
+	a->freq = 1;
+	a->sample_freq = o->freq;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD |
+			 (o->callchain ? PERF_SAMPLE_CALLCHAIN : 0);
+	a->disabled = 1;
+	a->enable_on_exec = 1;
+	a->inherit = (unsigned)inherit;
+	a->exclude_hv = 1;
+	a->exclude_callchain_kernel = 1;
+	a->mmap = 1;
+	a->mmap2 = 1;
+	a->comm = 1;
+	a->comm_exec = 1;
+	a->task = 1;
+}
+
+static int open_event(struct perf_event_attr *a, pid_t pid, int cpu)
+{
+	return (int)syscall(SYS_perf_event_open, a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static void refusal(const struct sample_opts *o, int errnum, struct error *err)
+{
+	int max = 0;
+
+	if (errnum == EINVAL && !host_sysctl_int("kernel/perf_event_max_sample_rate", &max) &&
+	    max > 0 && o->freq > (unsigned)max) {
+		error_set(err, ERR_USAGE, "cannot sample at %u Hz: the kernel allows at most %d",
+			  o->freq, max);
+		error_hint(err, "lower --profile-rate, or raise 'sysctl "
+			   "kernel.perf_event_max_sample_rate'");
+		return;
+	}
+	error_set(err, ERR_RUNTIME, "cannot sample on %s: %s",
+		  o->event == SAMPLE_CYCLES ? "cycles" : "cpu-clock", strerror(errnum));
+	if (errnum == EACCES || errnum == EPERM)
+		error_hint(err, "run as root, or lower kernel.perf_event_paranoid ('pmustat doctor')");
+	else
+		error_hint(err, "see 'pmustat doctor' for what this host can measure");
+}
+
+int sample_probe(const struct sample_opts *o, struct error *err)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	fill_attr(&a, o, 0);
+	a.enable_on_exec = 0;
+	fd = open_event(&a, 0, -1);
+	if (fd < 0) {
+		refusal(o, errno, err);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static void cleanup(struct sample_set *s)
+{
+	for (size_t i = 0; i < s->ncpu; i++) {
+		if (s->map && s->map[i])
+			munmap(s->map[i], (s->pages + 1) * s->page_size);
+		if (s->fd && s->fd[i] >= 0)
+			close(s->fd[i]);
+	}
+	free(s->fd);
+	free(s->map);
+	s->fd = NULL;
+	s->map = NULL;
+	s->ncpu = 0;
+}
+
+int sample_open(struct sample_set *s, pid_t pid, const struct sample_opts *o,
+		struct error *err)
+{
+	struct perf_event_attr a;
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	size_t opened = 0;
+	int errnum = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->o = *o;
+	s->ncpu = n > 0 ? (size_t)n : 1;
+	s->pages = o->pages ? o->pages : 256;
+	s->page_size = (size_t)sysconf(_SC_PAGESIZE);
+	s->fd = xcalloc(s->ncpu, sizeof(int));
+	s->map = xcalloc(s->ncpu, sizeof(void *));
+	fill_attr(&a, o, 1);
+	for (size_t i = 0; i < s->ncpu; i++) {
+		void *m;
+
+		s->fd[i] = open_event(&a, pid, (int)i);
+		if (s->fd[i] < 0) {
+			errnum = errno;	/* an offline CPU: ENODEV; others say why below */
+			continue;
+		}
+		m = mmap(NULL, (s->pages + 1) * s->page_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 s->fd[i], 0);
+		if (m == MAP_FAILED) {
+			errnum = errno;
+			close(s->fd[i]);
+			s->fd[i] = -1;
+			continue;
+		}
+		s->map[i] = m;
+		opened++;
+	}
+	if (!opened) {
+		refusal(o, errnum, err);
+		cleanup(s);
+		return -1;
+	}
+	return 0;
+}
+
+/* The user frames of a call chain: after PERF_CONTEXT_USER, markers left out. */
+static size_t user_chain(const uint64_t *ips, uint64_t nr, uint64_t *out)
+{
+	size_t n = 0;
+	int user = 0;
+
+	for (uint64_t i = 0; i < nr && n < SAMPLE_MAX_CHAIN; i++) {
+		if (ips[i] >= (uint64_t)PERF_CONTEXT_MAX) {
+			user = ips[i] == (uint64_t)PERF_CONTEXT_USER;
+			continue;
+		}
+		if (user)
+			out[n++] = ips[i];
+	}
+	return n;
+}
+
+struct cursor {
+	const unsigned char *p, *end;
+};
+
+static int take(struct cursor *c, void *out, size_t len)
+{
+	if ((size_t)(c->end - c->p) < len)
+		return -1;
+	memcpy(out, c->p, len);
+	c->p += len;
+	return 0;
+}
+
+static int parse_sample(const struct sample_set *s, struct cursor *c, struct sample_rec *r)
+{
+	uint32_t ids[2];
+	uint64_t nr = 0;
+	static __thread uint64_t chain[SAMPLE_MAX_CHAIN];
+
+	r->type = SREC_SAMPLE;
+	if (take(c, &r->ip, 8) || take(c, ids, 8) || take(c, &r->period, 8))
+		return -1;
+	r->pid = ids[0];
+	r->tid = ids[1];
+	if (!s->o.callchain)
+		return 0;
+	if (take(c, &nr, 8) || nr > (uint64_t)(c->end - c->p) / 8)
+		return -1;
+	r->nchain = user_chain((const uint64_t *)(const void *)c->p, nr, chain);
+	r->chain = chain;
+	return 0;
+}
+
+static int parse_mmap2(struct cursor *c, struct sample_rec *r)
+{
+	uint32_t ids[2], devs[2], prot_flags[2];
+	uint64_t ino[2];
+
+	r->type = SREC_MMAP;
+	if (take(c, ids, 8) || take(c, &r->start, 8) || take(c, &r->len, 8) ||
+	    take(c, &r->pgoff, 8) || take(c, devs, 8) || take(c, ino, 16) ||
+	    take(c, prot_flags, 8) || c->p >= c->end)
+		return -1;
+	r->pid = ids[0];
+	r->tid = ids[1];
+	if (!memchr(c->p, '\0', (size_t)(c->end - c->p)))
+		return -1;
+	r->path = (const char *)c->p;
+	return (prot_flags[0] & PROT_EXEC) ? 0 : 1;
+}
+
+/* One record: 0 handed out, 1 skipped, -1 corrupt. */
+static int parse_record(const struct sample_set *s, const struct perf_event_header *h,
+			void (*cb)(void *, const struct sample_rec *), void *ctx)
+{
+	struct cursor c = { (const unsigned char *)(h + 1), (const unsigned char *)h + h->size };
+	struct sample_rec r;
+	uint32_t w[4];
+	uint64_t v[2];
+	int rc = 1;
+
+	memset(&r, 0, sizeof(r));
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		rc = parse_sample(s, &c, &r);
+		break;
+	case PERF_RECORD_MMAP2:
+		rc = parse_mmap2(&c, &r);
+		break;
+	case PERF_RECORD_FORK:
+		rc = take(&c, w, 16);
+		r.type = SREC_FORK;
+		r.pid = w[0];
+		r.ppid = w[1];
+		r.tid = w[2];
+		break;
+	case PERF_RECORD_COMM:
+		rc = take(&c, w, 8);
+		if (!rc && !(h->misc & PERF_RECORD_MISC_COMM_EXEC))
+			rc = 1;
+		r.type = SREC_EXEC;
+		r.pid = w[0];
+		r.tid = w[1];
+		break;
+	case PERF_RECORD_LOST:
+		rc = take(&c, v, 16);
+		r.type = SREC_LOST;
+		r.lost = v[1];
+		break;
+	default:
+		return 1;
+	}
+	if (rc == 0)
+		cb(ctx, &r);
+	return rc;
+}
+
+static int read_cpu(struct sample_set *s, size_t i, void (*cb)(void *, const struct sample_rec *),
+		    void *ctx, struct error *err)
+{
+	struct perf_event_mmap_page *meta = s->map[i];
+	const unsigned char *data = (const unsigned char *)s->map[i] + s->page_size;
+	uint64_t size = (uint64_t)s->pages * s->page_size;
+	uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = meta->data_tail;
+	unsigned char *copy = NULL;
+	int rc = 0;
+
+	while (tail < head && !rc) {
+		struct perf_event_header h;
+		uint64_t off = tail % size;
+
+		for (size_t k = 0; k < sizeof(h); k++)
+			((unsigned char *)&h)[k] = data[(off + k) % size];
+		if (h.size < sizeof(h) || h.size > head - tail) {
+			rc = error_set(err, ERR_RUNTIME, "sampling buffer of CPU %zu is corrupt", i);
+			break;
+		}
+		if (off + h.size > size) {	/* wraps: copy it out whole */
+			copy = xrealloc(copy, h.size);
+			memcpy(copy, data + off, size - off);
+			memcpy(copy + (size - off), data, h.size - (size - off));
+			parse_record(s, (const struct perf_event_header *)(void *)copy, cb, ctx);
+		} else {
+			parse_record(s, (const struct perf_event_header *)(const void *)(data + off),
+				     cb, ctx);
+		}
+		tail += h.size;
+	}
+	__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
+	free(copy);
+	return rc;
+}
+
+int sample_read(struct sample_set *s, void (*cb)(void *ctx, const struct sample_rec *r),
+		void *ctx, struct error *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < s->ncpu; i++)
+		if (s->map[i] && read_cpu(s, i, cb, ctx, err))
+			rc = -1;
+	return rc;
+}
+
+void sample_close(struct sample_set *s)
+{
+	cleanup(s);
+}

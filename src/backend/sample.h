@@ -1,0 +1,78 @@
+/*
+ * The perf_event sampling backend: where a measured run spends its time.
+ * One sampling event per CPU is opened on the child before it execs
+ * (disabled, enable_on_exec, inherit: the run's whole process tree), each
+ * with its own ring buffer, because the kernel refuses to mmap an inherited
+ * per-task event that is not bound to a CPU. Samples carry the IP, pid/tid,
+ * the period and, when asked, the user call chain; the kernel's MMAP2,
+ * FORK, COMM and EXIT records say which file each address belongs to, so
+ * the run can be symbolized after it ended.
+ *
+ * The event is the hardware `cycles` where the host counts it, else the
+ * software `cpu-clock` (hrtimer-driven; works in VMs without a PMU); the
+ * caller says which and says so in a note. A sample's period is then cycles
+ * or nanoseconds of CPU time.
+ *
+ * Invariants: records are read after the run (the buffers are sized for
+ * it; what did not fit is counted in lost, never silently dropped); a set
+ * owns its fds and mappings and frees them on close.
+ */
+#ifndef PMU_BACKEND_SAMPLE_H
+#define PMU_BACKEND_SAMPLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/error.h"
+
+enum sample_event { SAMPLE_CPU_CLOCK, SAMPLE_CYCLES };
+
+struct sample_opts {
+	enum sample_event event;
+	unsigned freq;		/* samples per second of CPU time (attr.freq) */
+	int callchain;		/* also record user call chains (frame pointers) */
+	size_t pages;		/* ring buffer data pages per CPU (a power of two) */
+};
+
+#define SAMPLE_MAX_CHAIN 64
+
+enum sample_rec_type { SREC_SAMPLE, SREC_MMAP, SREC_FORK, SREC_EXEC, SREC_LOST };
+
+/* One record, as the reader hands it out (pointers valid during the call). */
+struct sample_rec {
+	enum sample_rec_type type;
+	uint32_t pid, tid;
+	uint64_t ip, period;		/* SREC_SAMPLE */
+	const uint64_t *chain;		/* SREC_SAMPLE with callchain: user frames, ip first */
+	size_t nchain;
+	uint64_t start, len, pgoff;	/* SREC_MMAP (executable mappings only) */
+	const char *path;		/* SREC_MMAP */
+	uint32_t ppid;			/* SREC_FORK */
+	uint64_t lost;			/* SREC_LOST: records the kernel could not write */
+};
+
+struct sample_set {
+	int *fd;		/* per CPU, -1 when not opened */
+	void **map;		/* per CPU ring buffer, or NULL */
+	size_t ncpu, pages, page_size;
+	struct sample_opts o;
+};
+
+/* Can this host sample this event at all? Opens and closes one on the
+ * calling process. -1 with err (the kernel's refusal in words, with the
+ * perf_event_max_sample_rate when the rate is too high). */
+int sample_probe(const struct sample_opts *o, struct error *err);
+
+/* Open the per-CPU sampling events on pid (stopped before exec). */
+int sample_open(struct sample_set *s, pid_t pid, const struct sample_opts *o,
+		struct error *err);
+
+/* Hand every record to cb, oldest first per CPU. Returns 0, or -1 with err
+ * when a buffer is corrupt (the records before it were handed out). */
+int sample_read(struct sample_set *s, void (*cb)(void *ctx, const struct sample_rec *r),
+		void *ctx, struct error *err);
+
+void sample_close(struct sample_set *s);
+
+#endif

@@ -1,0 +1,319 @@
+/*
+ * Computing and rendering the attribution (see attribution.h). Which
+ * functions are shown is decided before any test, from their size alone —
+ * at least 1% of the profiled time of either side, or a change of at least
+ * 1% of it — and then the largest changes, at most ATTRIBUTION_MAX: the
+ * family Holm controls is the one on the screen.
+ */
+#include "report/attribution.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/texttable.h"
+#include "stats/diff.h"
+#include "stats/sample.h"
+#include "stats/tests.h"
+
+#define SHOW_FRACTION 0.01
+
+/* The blocks in which both runs are measured, clean and profiled. */
+struct pairs {
+	size_t n;
+	size_t *ia, *ib;	/* run index of the baseline and the variant */
+};
+
+static int profiled(const struct result_run *run, int samples)
+{
+	return !run->warmup && !run->simulated && run->status == RUN_OK &&
+	       run->values[samples].valid;
+}
+
+static void find_pairs(const struct result *r, size_t v, int samples, struct pairs *p)
+{
+	size_t base = (size_t)r->baseline;
+
+	p->n = 0;
+	p->ia = xcalloc(r->nruns + 1, sizeof(size_t));
+	p->ib = xcalloc(r->nruns + 1, sizeof(size_t));
+	/* Runs of one block are adjacent in the record: look only near i. */
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct result_run *a = &r->runs[i];
+
+		if ((size_t)a->variant != base || !profiled(a, samples))
+			continue;
+		for (size_t j = i >= r->nvariants ? i - r->nvariants : 0;
+		     j < r->nruns && j <= i + r->nvariants; j++) {
+			const struct result_run *b = &r->runs[j];
+
+			if ((size_t)b->variant == v && b->block == a->block && profiled(b, samples)) {
+				p->ia[p->n] = i;
+				p->ib[p->n++] = j;
+				break;
+			}
+		}
+	}
+}
+
+static double value_or_zero(const struct result_run *run, size_t m)
+{
+	return run->values[m].valid ? run->values[m].value : 0;
+}
+
+static double mean_of(const struct result *r, const size_t *idx, size_t n, size_t m)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += value_or_zero(&r->runs[idx[i]], m);
+	return n ? s / (double)n : NAN;
+}
+
+static int is_self(const struct result_metric *m)
+{
+	return m->source == MSRC_PROFILE && !strncmp(m->name, PROFILE_SELF, strlen(PROFILE_SELF));
+}
+
+static void measure_fn(const struct result *r, const struct pairs *p, size_t m,
+		       struct attribution_fn *f)
+{
+	double *a = xmalloc((p->n + 1) * sizeof(double)), *b = xmalloc((p->n + 1) * sizeof(double));
+	struct stats_diff d;
+
+	for (size_t i = 0; i < p->n; i++) {
+		a[i] = value_or_zero(&r->runs[p->ia[i]], m);
+		b[i] = value_or_zero(&r->runs[p->ib[i]], m);
+	}
+	stats_paired_diff(a, b, p->n, 0.95, &d);
+	f->metric = m;
+	f->n = p->n;
+	f->mean_a = mean_of(r, p->ia, p->n, m);
+	f->mean_b = mean_of(r, p->ib, p->n, m);
+	f->delta = d.mean;
+	f->lo = d.lo;
+	f->hi = d.hi;
+	f->p = d.p;
+	free(a);
+	free(b);
+}
+
+static int by_size(const void *x, const void *y)
+{
+	double a = fabs(((const struct attribution_fn *)x)->delta);
+	double b = fabs(((const struct attribution_fn *)y)->delta);
+
+	return (a < b) - (a > b);
+}
+
+static void choose_and_test(struct attribution *at, struct attribution_fn *all, size_t n)
+{
+	double total = fmax(at->total_a, at->total_b), *p, *adj;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (fmax(all[i].mean_a, all[i].mean_b) >= SHOW_FRACTION * total ||
+		    fabs(all[i].delta) >= SHOW_FRACTION * total)
+			all[k++] = all[i];
+	qsort(all, k, sizeof(*all), by_size);
+	at->nfn = k < ATTRIBUTION_MAX ? k : ATTRIBUTION_MAX;
+	at->fn = all;
+	p = xmalloc((at->nfn + 1) * sizeof(double));
+	adj = xmalloc((at->nfn + 1) * sizeof(double));
+	for (size_t i = 0; i < at->nfn; i++)
+		p[i] = isnan(all[i].p) ? 1 : all[i].p;
+	stats_holm_adjust(p, at->nfn, adj);
+	for (size_t i = 0; i < at->nfn; i++) {
+		all[i].p_holm = adj[i];
+		all[i].significant = adj[i] < 0.05;
+		all[i].share = at->dwall != 0 ? all[i].delta / at->dwall : NAN;
+	}
+	free(p);
+	free(adj);
+}
+
+static void attribute_variant(const struct result *r, size_t v, int samples,
+			      struct attribution *at)
+{
+	struct pairs p;
+	struct attribution_fn *all = xcalloc(r->nmetrics + 1, sizeof(*all));
+	int wall = result_metric_index(r, "wall-time");
+	size_t n = 0;
+
+	memset(at, 0, sizeof(*at));
+	at->variant = v;
+	find_pairs(r, v, samples, &p);
+	at->blocks = p.n;
+	at->dwall = wall >= 0 && p.n ? mean_of(r, p.ib, p.n, (size_t)wall) -
+					      mean_of(r, p.ia, p.n, (size_t)wall)
+				    : NAN;
+	for (size_t m = 0; m < r->nmetrics; m++) {
+		if (!is_self(&r->metrics[m]))
+			continue;
+		measure_fn(r, &p, m, &all[n]);
+		at->total_a += all[n].mean_a;
+		at->total_b += all[n].mean_b;
+		n++;
+	}
+	choose_and_test(at, all, n);
+	free(p.ia);
+	free(p.ib);
+}
+
+void attribution_compute(const struct result *r, struct attribution_set *out)
+{
+	int samples = result_metric_index(r, PROFILE_SAMPLES);
+
+	memset(out, 0, sizeof(*out));
+	if (samples < 0 || r->nvariants < 2)
+		return;
+	out->a = xcalloc(r->nvariants, sizeof(*out->a));
+	for (size_t v = 0; v < r->nvariants; v++) {
+		if ((int)v == r->baseline)
+			continue;
+		attribute_variant(r, v, samples, &out->a[out->n]);
+		if (out->a[out->n].blocks >= 2)
+			out->n++;
+		else
+			free(out->a[out->n].fn);
+	}
+}
+
+void attribution_release(struct attribution_set *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->a[i].fn);
+	free(s->a);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- rendering ---------------------------------------------------------- */
+
+static const char *fn_name(const struct result *r, size_t m)
+{
+	return r->metrics[m].name + strlen(PROFILE_SELF);
+}
+
+static void ms(struct strbuf *sb, double ns, int sign)
+{
+	strbuf_addf(sb, sign ? "%+.1f" : "%.1f", ns / 1e6);
+}
+
+static void render_variant(const struct result *r, const struct attribution *at,
+			   struct strbuf *out)
+{
+	const char *base = r->variants[r->baseline].name, *name = r->variants[at->variant].name;
+	struct texttable t;
+	size_t row;
+
+	strbuf_addf(out, "  %s vs %s (%zu blocks): profiled time %.1f -> %.1f ms per run", name, base,
+		    at->blocks, at->total_a / 1e6, at->total_b / 1e6);
+	if (isfinite(at->dwall))
+		strbuf_addf(out, ", wall-time %+.1f ms", at->dwall / 1e6);
+	strbuf_addch(out, '\n');
+	texttable_init(&t, 8, "llrrrrrr");
+	row = texttable_row(&t);
+	texttable_set(&t, row, 0, "function");
+	texttable_set(&t, row, 1, "where");
+	texttable_set(&t, row, 2, "%s ms", base);
+	texttable_set(&t, row, 3, "%s ms", name);
+	texttable_set(&t, row, 4, "Δ ms");
+	texttable_set(&t, row, 5, "95%% CI of Δ");
+	texttable_set(&t, row, 6, "share");
+	texttable_set(&t, row, 7, "p (Holm)");
+	for (size_t i = 0; i < at->nfn; i++) {
+		const struct attribution_fn *f = &at->fn[i];
+		struct strbuf d = STRBUF_INIT, ci = STRBUF_INIT;
+
+		ms(&d, f->delta, 1);
+		strbuf_adds(&ci, "[");
+		ms(&ci, f->lo, 1);
+		strbuf_adds(&ci, ", ");
+		ms(&ci, f->hi, 1);
+		strbuf_adds(&ci, "]");
+		row = texttable_row(&t);
+		texttable_set(&t, row, 0, "%s%s", fn_name(r, f->metric), f->significant ? " *" : "");
+		texttable_set(&t, row, 1, "%s", r->metrics[f->metric].origin ? r->metrics[f->metric].origin : "");
+		texttable_set(&t, row, 2, "%.1f", f->mean_a / 1e6);
+		texttable_set(&t, row, 3, "%.1f", f->mean_b / 1e6);
+		texttable_set(&t, row, 4, "%s", d.buf);
+		texttable_set(&t, row, 5, "%s", ci.buf);
+		if (isfinite(f->share))
+			texttable_set(&t, row, 6, "%.0f%%", 100 * f->share);
+		texttable_set(&t, row, 7, "%.2g", f->p_holm);
+		strbuf_release(&d);
+		strbuf_release(&ci);
+	}
+	texttable_render(&t, 4, out);
+	texttable_release(&t);
+}
+
+void report_attribution(const struct result *r, const struct table_opts *o, struct strbuf *out)
+{
+	struct attribution_set s;
+
+	(void)o;
+	attribution_compute(r, &s);
+	if (!s.n) {
+		attribution_release(&s);
+		return;
+	}
+	strbuf_adds(out, "\nwhere the difference is (self time per run, from samples; "
+			 "* = Holm-adjusted p < 0.05 across the functions shown):\n");
+	for (size_t i = 0; i < s.n; i++)
+		render_variant(r, &s.a[i], out);
+	attribution_release(&s);
+}
+
+static json_t *num_or_null(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *fn_json(const struct result *r, const struct attribution_fn *f)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "function", json_string(fn_name(r, f->metric)));
+	json_object_set_new(o, "metric", json_string(r->metrics[f->metric].name));
+	if (r->metrics[f->metric].origin)
+		json_object_set_new(o, "where", json_string(r->metrics[f->metric].origin));
+	json_object_set_new(o, "n", json_integer((json_int_t)f->n));
+	json_object_set_new(o, "baseline_ns", num_or_null(f->mean_a));
+	json_object_set_new(o, "variant_ns", num_or_null(f->mean_b));
+	json_object_set_new(o, "delta_ns", num_or_null(f->delta));
+	json_object_set_new(o, "ci_ns", json_pack("[o, o]", num_or_null(f->lo), num_or_null(f->hi)));
+	json_object_set_new(o, "share", num_or_null(f->share));
+	json_object_set_new(o, "p", num_or_null(f->p));
+	json_object_set_new(o, "p_holm", num_or_null(f->p_holm));
+	json_object_set_new(o, "significant", json_boolean(f->significant));
+	return o;
+}
+
+json_t *attribution_json(const struct result *r)
+{
+	struct attribution_set s;
+	json_t *arr;
+
+	attribution_compute(r, &s);
+	if (!s.n) {
+		attribution_release(&s);
+		return NULL;
+	}
+	arr = json_array();
+	for (size_t i = 0; i < s.n; i++) {
+		const struct attribution *at = &s.a[i];
+		json_t *fns = json_array();
+
+		for (size_t k = 0; k < at->nfn; k++)
+			json_array_append_new(fns, fn_json(r, &at->fn[k]));
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:o}",
+			"variant", r->variants[at->variant].name,
+			"baseline", r->variants[r->baseline].name,
+			"blocks", (json_int_t)at->blocks, "wall_delta_ns", num_or_null(at->dwall),
+			"profiled_baseline_ns", num_or_null(at->total_a),
+			"profiled_variant_ns", num_or_null(at->total_b), "functions", fns));
+	}
+	attribution_release(&s);
+	return arr;
+}

@@ -1,0 +1,63 @@
+/*
+ * Where a difference is: per function, the change of its self time between
+ * a variant and the baseline, from the profiles of the same randomized
+ * blocks (`--profile`). Per block the variant's time in the function is
+ * paired with the baseline's (a profiled run without a sample in it spent
+ * no sampled time there: 0), and the mean difference gets a t interval and
+ * a paired t-test; Holm's procedure then controls the family of functions
+ * shown for that variant. Functions are matched across variants by their
+ * key (the name without compiler suffixes), so the two static `bool_lc` of
+ * two storage variants are one function here, with both files kept for
+ * display. Pure: result in, numbers and bytes out.
+ */
+#ifndef PMU_REPORT_ATTRIBUTION_H
+#define PMU_REPORT_ATTRIBUTION_H
+
+#include <jansson.h>
+
+#include "core/strbuf.h"
+#include "report/result.h"
+#include "report/table.h"
+
+/* The metric of a function's self time: PROFILE_SELF "key". */
+#define PROFILE_SELF "self:"
+/* Samples per profiled run: a run has a profile when this is valid. */
+#define PROFILE_SAMPLES "profile:samples"
+
+struct attribution_fn {
+	size_t metric;		/* the function's self:KEY metric */
+	size_t n;		/* paired blocks */
+	double mean_a, mean_b;	/* ns per run: baseline, variant */
+	double delta, lo, hi;	/* ns per run, 95% interval of the mean difference */
+	double p, p_holm;
+	double share;		/* delta / the mean wall-time difference, NaN if none */
+	int significant;	/* p_holm < 0.05 */
+};
+
+struct attribution {
+	size_t variant;
+	size_t blocks;		/* profiled complete blocks */
+	double dwall;		/* mean paired wall-time difference, ns (NaN if none) */
+	double total_a, total_b;	/* mean profiled time per run */
+	struct attribution_fn *fn;	/* shown functions, by |delta| descending */
+	size_t nfn;
+};
+
+struct attribution_set {
+	struct attribution *a;	/* one per non-baseline variant with profiles */
+	size_t n;
+};
+
+/* At most this many functions are shown (and tested) per variant. */
+#define ATTRIBUTION_MAX 15
+
+void attribution_compute(const struct result *r, struct attribution_set *out);
+void attribution_release(struct attribution_set *s);
+
+/* The "where the difference is" section; nothing when no run was profiled. */
+void report_attribution(const struct result *r, const struct table_opts *o, struct strbuf *out);
+
+/* The same as JSON (an array, one object per variant), or NULL. */
+json_t *attribution_json(const struct result *r);
+
+#endif
