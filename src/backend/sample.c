@@ -39,6 +39,7 @@ static void fill_attr(struct perf_event_attr *a, const struct sample_opts *o, in
 	a->enable_on_exec = 1;
 	a->inherit = (unsigned)inherit;
 	a->exclude_hv = 1;
+	a->exclude_kernel = (unsigned)o->exclude_kernel;
 	a->exclude_callchain_kernel = 1;
 	a->mmap = 1;
 	a->mmap2 = 1;

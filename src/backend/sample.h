@@ -33,6 +33,7 @@ struct sample_opts {
 	unsigned freq;		/* samples per second of CPU time (attr.freq) */
 	int callchain;		/* also record user call chains (frame pointers) */
 	size_t pages;		/* ring buffer data pages per CPU (a power of two) */
+	int exclude_kernel;	/* user space only (perf_event_paranoid forbids more) */
 };
 
 #define SAMPLE_MAX_CHAIN 64

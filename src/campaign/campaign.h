@@ -73,6 +73,8 @@ struct campaign_opts {
 	int equal_paths;	/* exec variants through equal-length paths */
 	double max_time_s;	/* time budget, simulated runs included; 0 = none */
 	unsigned sim_runs;	/* simulated blocks (0: 3) */
+	int profile;		/* --profile: sample every native run */
+	unsigned profile_hz;	/* --profile-rate (0: 999) */
 	const char *sim_args;	/* words appended to each command in simulated
 				 * runs (a smaller input), or NULL */
 	const char *done_reason;	/* stop reason when every block ran (NULL: "all runs done") */

@@ -94,6 +94,7 @@ extern const struct mechanism_ops mech_perf;
 extern const struct mechanism_ops mech_calls;
 extern const struct mechanism_ops mech_sim;
 extern const struct mechanism_ops mech_regions;
+extern const struct mechanism_ops mech_profile;
 
 /* ---- shared by the mechanisms and the planner (request.c) -------------- */
 

@@ -8,6 +8,7 @@
  *   calls    call counters: uprobes or the LD_PRELOAD shim
  *   sim      cachegrind, in simulated blocks of their own
  *   regions  counts inside the program's marked regions (libpmustat)
+ *   profile  where the time goes: sampled, symbolized self time per function
  */
 #include "campaign/mechanism.h"
 
@@ -17,5 +18,6 @@ const struct mechanism_ops *const campaign_mechanisms[] = {
 	&mech_calls,
 	&mech_sim,
 	&mech_regions,
+	&mech_profile,
 	NULL,
 };

@@ -265,6 +265,56 @@ void report_attribution(const struct result *r, const struct table_opts *o, stru
 	attribution_release(&s);
 }
 
+struct top {
+	size_t metric;
+	double mean;
+};
+
+static int by_mean(const void *x, const void *y)
+{
+	double a = ((const struct top *)x)->mean, b = ((const struct top *)y)->mean;
+
+	return (a < b) - (a > b);
+}
+
+void report_profile_top(const struct result *r, const struct table_opts *o, struct strbuf *out)
+{
+	int samples = result_metric_index(r, PROFILE_SAMPLES);
+	struct top *t = xcalloc(r->nmetrics + 1, sizeof(*t));
+	size_t *runs = xcalloc(r->nruns + 1, sizeof(size_t)), nruns = 0, n = 0;
+	double total = 0;
+	struct texttable tt;
+
+	(void)o;
+	for (size_t i = 0; samples >= 0 && i < r->nruns; i++)
+		if (profiled(&r->runs[i], samples))
+			runs[nruns++] = i;
+	for (size_t m = 0; nruns && m < r->nmetrics; m++)
+		if (is_self(&r->metrics[m])) {
+			t[n] = (struct top){ m, mean_of(r, runs, nruns, m) };
+			total += t[n++].mean;
+		}
+	if (n && total > 0) {
+		qsort(t, n, sizeof(*t), by_mean);
+		strbuf_addf(out, "\nwhere the time goes (self time per run, %zu profiled runs):\n",
+			    nruns);
+		texttable_init(&tt, 4, "llrr");
+		for (size_t i = 0; i < n && i < ATTRIBUTION_MAX; i++) {
+			size_t row = texttable_row(&tt);
+			const struct result_metric *m = &r->metrics[t[i].metric];
+
+			texttable_set(&tt, row, 0, "%s", fn_name(r, t[i].metric));
+			texttable_set(&tt, row, 1, "%s", m->origin ? m->origin : "");
+			texttable_set(&tt, row, 2, "%.1f ms", t[i].mean / 1e6);
+			texttable_set(&tt, row, 3, "%.1f%%", 100 * t[i].mean / total);
+		}
+		texttable_render(&tt, 2, out);
+		texttable_release(&tt);
+	}
+	free(t);
+	free(runs);
+}
+
 static json_t *num_or_null(double x)
 {
 	return isfinite(x) ? json_real(x) : json_null();

@@ -57,6 +57,10 @@ void attribution_release(struct attribution_set *s);
 /* The "where the difference is" section; nothing when no run was profiled. */
 void report_attribution(const struct result *r, const struct table_opts *o, struct strbuf *out);
 
+/* `stat --profile`: where the time goes, the functions with the most self
+ * time per run (mean over the profiled runs); nothing without profiles. */
+void report_profile_top(const struct result *r, const struct table_opts *o, struct strbuf *out);
+
 /* The same as JSON (an array, one object per variant), or NULL. */
 json_t *attribution_json(const struct result *r);
 

@@ -134,7 +134,7 @@ static void rows(const struct result *r, const struct comparison_set *s,
 	for (size_t i = 0; i < 9; i++)
 		texttable_set(t, row, i, "%s", head[i]);
 	for (size_t m = 0; m < r->nmetrics; m++) {
-		if (r->metrics[m].hidden && !o->verbose)
+		if ((r->metrics[m].hidden && !o->verbose) || r->metrics[m].source == MSRC_PROFILE)
 			continue;
 		for (size_t v = 0; v < r->nvariants; v++) {
 			const struct comparison *c = comparisons_find(s, m, v);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/attribution.h"
 #include "report/analysis.h"
 #include "report/texttable.h"
 #include "report/units.h"
@@ -180,10 +181,11 @@ void report_stat_table(const struct result *r, const struct table_opts *o, struc
 	texttable_set(&t, row, 5, "cv");
 	texttable_set(&t, row, 6, "runs");
 	for (size_t m = 0; m < r->nmetrics; m++)
-		if (!r->metrics[m].hidden || o->verbose)
+		if ((!r->metrics[m].hidden || o->verbose) && r->metrics[m].source != MSRC_PROFILE)
 			stat_row(&t, r, &a, m);
 	texttable_render(&t, 2, out);
 	texttable_release(&t);
+	report_profile_top(r, o, out);
 	report_notes(r, a.warnings, a.nwarnings, o, out);
 	analysis_release(&a);
 }
