@@ -231,11 +231,22 @@ static size_t function_metric(struct campaign *c, const struct sym_frame *f)
 	if (!m->origin) {
 		m->origin = strbuf_detach(&where);
 	} else if (!strstr(m->origin, where.buf)) {
+		/* "obj: a.c" + "obj: b.c" = "obj: a.c, b.c" */
+		size_t olen = strlen(base_name(f->object));
 		struct strbuf both = STRBUF_INIT;
+		int same = !strncmp(m->origin, where.buf, olen) && m->origin[olen] == ':' && file;
 
-		strbuf_addf(&both, "%s, %s", m->origin, where.buf);
-		free(m->origin);
-		m->origin = strbuf_detach(&both);
+		if (same && strstr(m->origin + olen, base_name(file)))
+			same = 2;	/* that file is listed already */
+		if (same == 1)
+			strbuf_addf(&both, "%s, %s", m->origin, base_name(file));
+		else if (!same)
+			strbuf_addf(&both, "%s; %s", m->origin, where.buf);
+		if (same != 2) {
+			free(m->origin);
+			m->origin = strbuf_detach(&both);
+		}
+		strbuf_release(&both);
 	}
 	strbuf_release(&where);
 	strbuf_release(&name);

@@ -20,6 +20,7 @@
 #include "core/selfpath.h"
 #include "core/strbuf.h"
 #include "core/suggest.h"
+#include "report/attribution.h"
 #include "report/comparison.h"
 #include "run/capture.h"
 
@@ -45,7 +46,7 @@ struct demo_opts {
 	uint64_t seed;
 	int seeded;
 	unsigned labels, sim_labels, sha_blocks;
-	int no_sim, help;
+	int no_sim, no_profile, help;
 };
 
 static int opt_seed(const struct option *opt, const char *arg, struct error *err)
@@ -141,6 +142,7 @@ static int build_compare(struct demo_run *dr, const struct demo_opts *d, const c
 	co->blocks = d->blocks;
 	co->o.seed = d->seeded ? d->seed : compare_random_seed();
 	co->o.json_path = d->out;
+	co->o.profile = !d->no_profile;
 	if (d->no_sim) {
 		co->o.backend = "hw";
 	} else {
@@ -208,7 +210,37 @@ static void say_change(struct strbuf *sb, const struct result *r, const struct c
 	strbuf_addf(sb, " (%s)", comparison_verdict_word(r, c));
 }
 
-/* One plain line per variant, then what the numbers suggest. */
+/* Where the variant's time went, from its profile: the functions whose
+ * change is significant, largest first — measured, not guessed. */
+static void say_where(const struct result *r, const struct attribution_set *at, size_t v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int shown = 0;
+
+	for (size_t i = 0; i < at->n; i++) {
+		if (at->a[i].variant != v)
+			continue;
+		for (size_t k = 0; k < at->a[i].nfn && shown < 4; k++) {
+			const struct attribution_fn *f = &at->a[i].fn[k];
+
+			if (!f->significant)
+				continue;
+			strbuf_addf(&sb, "%s%s %+.1f ms", shown ? ", " : "",
+				    r->metrics[f->metric].name + strlen(PROFILE_SELF), f->delta / 1e6);
+			if (isfinite(f->share))
+				strbuf_addf(&sb, " (%.0f%% of the change)", 100 * f->share);
+			shown++;
+		}
+	}
+	if (shown)
+		printf("    -> the time changed in: %s\n", sb.buf);
+	else
+		printf("    -> no function's self time changed significantly (see the profile "
+		       "section above)\n");
+	strbuf_release(&sb);
+}
+
+/* One plain line per variant, then where its profile says the time went. */
 static void reading(const struct result *r, void *data)
 {
 	const struct demo_run *dr = data;
@@ -216,8 +248,10 @@ static void reading(const struct result *r, void *data)
 	struct comparison_set s;
 	const char *base = r->variants[r->baseline].name;
 	const struct comparison *any = NULL;
+	struct attribution_set at;
 
 	comparisons_compute(r, &s);
+	attribution_compute(r, &at);
 	printf("\nReading (each variant against %s):\n", base);
 	for (size_t v = 0; v < r->nvariants; v++) {
 		const struct comparison *t = find_cmp(r, &s, "wall-time", v);
@@ -242,22 +276,12 @@ static void reading(const struct result *r, void *data)
 		if (ll)
 			say_change(&sb, r, ll, "llc-misses");
 		puts(sb.buf);
-		/* What the counters suggest, from the data alone. */
-		if (al && in && al->ratio < 0.8 && in->ratio > 1.01 &&
-		    t->verdict != STATS_FASTER)
-			printf("    -> %.1fx fewer allocations did not buy time: %+.1f%% "
-			       "instructions went into moving and branching on the larger LC\n",
-			       1 / al->ratio, 100 * (in->ratio - 1));
-		else if (al && al->ratio < 0.01 && t->verdict == STATS_FASTER)
-			printf("    -> faster with almost no allocations: temporary objects "
-			       "were the cost\n");
-		else if (al && al->ratio < 0.8 && t->verdict == STATS_FASTER)
-			printf("    -> faster with %.1fx fewer allocations: temporary objects "
-			       "were the cost\n", 1 / al->ratio);
+		say_where(r, &at, v);
 		strbuf_release(&sb);
 	}
 	if (!any)
 		puts("  (no comparison of wall-time: see the notes above)");
+	attribution_release(&at);
 	comparisons_release(&s);
 }
 
@@ -271,6 +295,7 @@ int cmd_demo(int argc, const char **argv)
 		{ OPT_UINT, 0, "sha-blocks", &d.sha_blocks, "n", "SHA-256 compressions per label (default 20)", 1, 1000 },
 		{ OPT_UINT, 0, "sim-labels", &d.sim_labels, "n", "size of the simulated runs (default 1, 2 blocks)", 1, 64 },
 		{ OPT_BOOL, 0, "no-sim", &d.no_sim, NULL, "no simulated counters (hardware or nothing)" },
+		{ OPT_BOOL, 0, "no-profile", &d.no_profile, NULL, "do not sample the runs (no per-function attribution)" },
 		{ OPT_DOUBLE, 0, "max-time", &d.max_time, "s", "time budget, simulated runs included (default 100)", 0.001, 1e7 },
 		{ OPT_UINT, 0, "blocks", &d.blocks, "n", "run exactly n blocks", 1, 1e6 },
 		{ OPT_CALLBACK, 0, "seed", NULL, "n", "schedule seed", 0, 0, opt_seed, &d },
