@@ -95,6 +95,7 @@ demo: deps
 bench: all
 	@sh bench/run.sh $(abspath $(PMUSTAT))
 	@sh bench/output.sh $(abspath $(PMUSTAT))
+	@sh bench/profile.sh $(abspath $(PMUSTAT))
 	@sh bench/compare-rules.sh $(abspath $(INTERNAL))
 	@sh bench/regions.sh $(abspath $(BUILD))
 
