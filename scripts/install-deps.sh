@@ -3,7 +3,8 @@
 # As root this runs apt-get; otherwise it prints the exact command and fails,
 # because a build that silently lacks a dependency fails later and less clearly.
 set -u
-PKGS="gcc make pkg-config libpfm4-dev libjansson-dev libelf-dev libcmocka-dev valgrind"
+PKGS="gcc make pkg-config libpfm4-dev libjansson-dev libelf-dev libdw-dev libcmocka-dev valgrind
+	elfutils lld"
 missing=""
 for p in $PKGS; do
 	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
