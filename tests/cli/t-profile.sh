@@ -41,3 +41,8 @@ run_pm 2 stat --profile --profile-rate $((max + 1000)) -- touch ran
 expect_in err "cannot sample at"
 expect_in err "perf_event_max_sample_rate"
 [ ! -e ran ] || fail "the command ran although sampling was refused"
+
+# A stripped program gets what can be had, and a note says what is missing.
+cp "$T" ./stripped && strip ./stripped
+run_pm 0 stat --profile -r 2 -- ./stripped 2 2
+expect_in out "is stripped"
