@@ -235,6 +235,95 @@ int sim_parse(const char *text, struct sim_counts *acc, struct error *err)
 	return 0;
 }
 
+/* ---- per function ------------------------------------------------------ */
+
+struct fn_total {
+	char *name;
+	uint64_t ev[SIM_NEVENTS];
+};
+
+struct fn_table {
+	struct fn_total *f;
+	size_t n, alloc;
+};
+
+static struct fn_total *fn_get(struct fn_table *t, const char *name, size_t len)
+{
+	for (size_t i = t->n; i-- > 0;)
+		if (strlen(t->f[i].name) == len && !strncmp(t->f[i].name, name, len))
+			return &t->f[i];
+	ALLOC_GROW(t->f, t->n + 1, t->alloc);
+	memset(&t->f[t->n], 0, sizeof(t->f[t->n]));
+	t->f[t->n].name = xstrndup(name, len);
+	return &t->f[t->n++];
+}
+
+/* "LINE v1 v2 ...": trailing zero columns may be left out. */
+static int add_cost_line(const char *p, const int *col, size_t ncols, uint64_t *ev)
+{
+	char *end;
+	size_t n = 0;
+
+	strtoull(p, &end, 10);	/* the line number */
+	if (end == p)
+		return -1;
+	for (p = end; n < ncols; n++) {
+		unsigned long long v;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '\n')
+			break;
+		v = strtoull(p, &end, 10);
+		if (end == p)
+			return -1;
+		if (col[n] >= 0)
+			ev[col[n]] += v;
+		p = end;
+	}
+	return 0;
+}
+
+int sim_parse_functions(const char *text, sim_fn_cb cb, void *ctx, struct error *err)
+{
+	struct fn_table t = { 0 };
+	struct fn_total *cur = NULL;
+	int col[64];
+	size_t ncols = 0;
+	int rc = 0;
+
+	for (const char *line = text; *line && !rc;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+
+		if (!strncmp(line, "events:", 7)) {
+			char *copy = xstrndup(line + 7, len - 7);
+
+			if (parse_events(copy, col, ARRAY_SIZE(col), &ncols))
+				rc = error_set(err, ERR_RUNTIME, "cachegrind 'events:' line has "
+					       "too many events");
+			free(copy);
+		} else if (!strncmp(line, "fn=", 3)) {
+			cur = fn_get(&t, line + 3, len - 3);
+		} else if (cur && *line >= '0' && *line <= '9' &&
+			   add_cost_line(line, col, ncols, cur->ev)) {
+			rc = error_set(err, ERR_RUNTIME, "cachegrind cost line is malformed");
+		}
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+	if (!rc && !ncols)
+		rc = error_set(err, ERR_RUNTIME, "not a cachegrind file: no 'events:' line");
+	for (size_t i = 0; i < t.n; i++) {
+		if (!rc)
+			cb(ctx, t.f[i].name, t.f[i].ev);
+		free(t.f[i].name);
+	}
+	free(t.f);
+	return rc;
+}
+
 /* ---- metrics ----------------------------------------------------------- */
 
 struct sim_metric {
@@ -419,15 +508,18 @@ static int read_file(const char *path, struct strbuf *sb, struct error *err)
 	return 0;
 }
 
-int sim_collect(const struct sim_run *r, struct sim_counts *out, struct error *err)
+/* Every cachegrind output file of the run, parsed by each (sim_parse or
+ * the per-function parser). */
+typedef int (*file_parser)(const char *path, const char *text, void *ctx, struct error *err);
+
+static int each_output(const struct sim_run *r, file_parser parse, void *ctx, unsigned *files,
+		       struct error *err)
 {
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
 	struct dirent *de;
 	DIR *d;
 	int rc = 0;
 
-	memset(out, 0, sizeof(*out));
-	out->used.ll_level = r->ll_level;
 	d = opendir(r->dir);
 	if (!d)
 		return error_set(err, ERR_RUNTIME, "cannot read '%s': %s", r->dir, strerror(errno));
@@ -438,12 +530,51 @@ int sim_collect(const struct sim_run *r, struct sim_counts *out, struct error *e
 		strbuf_reset(&text);
 		strbuf_addf(&path, "%s/%s", r->dir, de->d_name);
 		rc = read_file(path.buf, &text, err);
-		if (!rc && sim_parse(text.buf, out, err))
+		if (!rc && parse(path.buf, text.buf, ctx, err))
 			rc = error_prefix(err, "'%s'", path.buf);
+		*files += !rc;
 	}
 	closedir(d);
 	strbuf_release(&path);
 	strbuf_release(&text);
+	return rc;
+}
+
+struct fn_ctx {
+	sim_fn_cb cb;
+	void *ctx;
+};
+
+static int parse_fns(const char *path, const char *text, void *ctx, struct error *err)
+{
+	struct fn_ctx *f = ctx;
+
+	(void)path;
+	return sim_parse_functions(text, f->cb, f->ctx, err);
+}
+
+int sim_collect_functions(const struct sim_run *r, sim_fn_cb cb, void *ctx, struct error *err)
+{
+	struct fn_ctx f = { cb, ctx };
+	unsigned files = 0;
+
+	return each_output(r, parse_fns, &f, &files, err);
+}
+
+static int parse_totals(const char *path, const char *text, void *ctx, struct error *err)
+{
+	(void)path;
+	return sim_parse(text, ctx, err);
+}
+
+int sim_collect(const struct sim_run *r, struct sim_counts *out, struct error *err)
+{
+	unsigned files = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->used.ll_level = r->ll_level;
+	rc = each_output(r, parse_totals, out, &files, err);
 	if (!rc && !out->files) {
 		error_set(err, ERR_RUNTIME, "valgrind wrote no cachegrind output");
 		return error_hint(err, "its messages are in the run's stderr; try "
@@ -451,6 +582,7 @@ int sim_collect(const struct sim_run *r, struct sim_counts *out, struct error *e
 	}
 	return rc;
 }
+
 
 void sim_run_release(struct sim_run *r)
 {

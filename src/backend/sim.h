@@ -93,6 +93,15 @@ const char *sim_event_name(enum sim_event e);
  */
 int sim_parse(const char *text, struct sim_counts *acc, struct error *err);
 
+/*
+ * Per-function totals of one cachegrind file (for --profile): cb is called
+ * once per function with its name as cachegrind wrote it ("fn=" lines) and
+ * its counts ev[SIM_NEVENTS], summed over every part of the file that names
+ * it. Errors as sim_parse's.
+ */
+typedef void (*sim_fn_cb)(void *ctx, const char *fn, const uint64_t *ev);
+int sim_parse_functions(const char *text, sim_fn_cb cb, void *ctx, struct error *err);
+
 /* The metrics a simulation yields, NULL-terminated. */
 const char *const *sim_metric_names(void);
 
@@ -137,6 +146,9 @@ int sim_prepare(struct sim_run *r, const char *valgrind, const struct cache_geom
  * caller has it) or one does not parse.
  */
 int sim_collect(const struct sim_run *r, struct sim_counts *out, struct error *err);
+
+/* sim_parse_functions over every output file of the run. */
+int sim_collect_functions(const struct sim_run *r, sim_fn_cb cb, void *ctx, struct error *err);
 
 /* Remove the output directory and free the command line. */
 void sim_run_release(struct sim_run *r);

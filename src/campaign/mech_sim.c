@@ -12,9 +12,11 @@
 
 #include "backend/sim.h"
 #include "backend/sim_select.h"
+#include "backend/symbols.h"
 #include "campaign/mechanism.h"
 #include "core/strbuf.h"
 #include "host/caches.h"
+#include "report/attribution.h"
 
 struct sim_state {
 	char *valgrind;
@@ -213,6 +215,71 @@ static int sim_begin(struct campaign *c, void *state, struct run_setup *rs, void
 	return 0;
 }
 
+/* --profile: cachegrind's counts per function, for the functions that hold
+ * at least 0.1% of the run's instructions; metrics sim:COUNT:FUNCTION. */
+static const char *const fn_counts[] = { "instructions", "l1d-misses", "llc-misses",
+					 "branch-misses" };
+
+struct fn_ctx {
+	struct campaign *c;
+	size_t run_index;
+	uint64_t min_ir;
+	int ll_level;
+};
+
+static void add_fn_value(struct campaign *c, size_t run_index, const char *count,
+			 const char *key, double v)
+{
+	struct strbuf name = STRBUF_INIT;
+	struct result_value *rv;
+	int m;
+
+	strbuf_addf(&name, "%s%s:%s", PROFILE_SIM, count, key);
+	m = result_metric_index(&c->res, name.buf);
+	if (m < 0) {
+		result_add_metric_late(&c->res, name.buf, "", MSRC_PROFILE)->hidden = 1;
+		m = (int)c->res.nmetrics - 1;
+	}
+	rv = &c->res.runs[run_index].values[m];
+	rv->value = (rv->valid ? rv->value : 0) + v;	/* processes of one run add up */
+	rv->valid = 1;
+	strbuf_release(&name);
+}
+
+static void on_function(void *ctx, const char *fn, const uint64_t *ev)
+{
+	struct fn_ctx *f = ctx;
+	struct sim_counts one;
+	char *key;
+
+	if (ev[SIM_IR] < f->min_ir)
+		return;
+	memset(&one, 0, sizeof(one));
+	memcpy(one.ev, ev, sizeof(one.ev));
+	one.have = (1u << SIM_NEVENTS) - 1;
+	one.used.ll_level = f->ll_level;
+	key = symbol_key(fn);
+	for (size_t i = 0; i < sizeof(fn_counts) / sizeof(fn_counts[0]); i++) {
+		double v;
+
+		if (sim_metric_value(&one, fn_counts[i], &v) == 0)
+			add_fn_value(f->c, f->run_index, fn_counts[i], key, v);
+	}
+	free(key);
+}
+
+static void record_functions(struct campaign *c, struct sim_state *s, const struct sim_one *r,
+			     const struct sim_counts *total, size_t run_index)
+{
+	struct fn_ctx f = { c, run_index, total->ev[SIM_IR] / 1000 + 1, s->geom.ll_level };
+	struct error err;
+
+	error_clear(&err);
+	if (sim_collect_functions(&r->run, on_function, &f, &err) && s->failed++ == 0)
+		result_add_note(&c->res, NOTE_WARNING, NULL, NULL,
+				"a simulated run gave no per-function counts: %s", err.msg);
+}
+
 static void sim_end(struct campaign *c, void *state, void *run,
 		    const struct measure_outcome *out, size_t run_index)
 {
@@ -239,6 +306,8 @@ static void sim_end(struct campaign *c, void *state, void *run,
 		if (sim_metric_value(&counts, c->res.metrics[s->metric[k]].name, &v) == 0)
 			campaign_set_value(c, run_index, s->metric[k], v);
 	}
+	if (c->o->profile)
+		record_functions(c, s, r, &counts, run_index);
 }
 
 static void sim_run_free(void *state, void *run)

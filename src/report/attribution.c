@@ -315,6 +315,170 @@ void report_profile_top(const struct result *r, const struct table_opts *o, stru
 	free(runs);
 }
 
+/* ---- simulated counts per function ------------------------------------- */
+
+static const char *const sim_counts[] = { "instructions", "l1d-misses", "llc-misses",
+					  "branch-misses" };
+#define NSIM (sizeof(sim_counts) / sizeof(sim_counts[0]))
+
+struct sim_fn {
+	const char *key;	/* points into the instructions metric's name */
+	double a[NSIM], b[NSIM];	/* means per run: baseline, variant */
+};
+
+static size_t sim_runs(const struct result *r, size_t v, size_t *idx)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nruns; i++)
+		if (r->runs[i].simulated && (size_t)r->runs[i].variant == v &&
+		    (r->runs[i].status == RUN_OK || r->runs[i].status == RUN_FAILED))
+			idx[n++] = i;
+	return n;
+}
+
+static int sim_metric(const struct result *r, const char *count, const char *key)
+{
+	struct strbuf name = STRBUF_INIT;
+	int m;
+
+	strbuf_addf(&name, "%s%s:%s", PROFILE_SIM, count, key);
+	m = result_metric_index(r, name.buf);
+	strbuf_release(&name);
+	return m;
+}
+
+static int by_instructions(const void *x, const void *y)
+{
+	const struct sim_fn *a = x, *b = y;
+	double da = fabs(a->b[0] - a->a[0]), db = fabs(b->b[0] - b->a[0]);
+
+	return (da < db) - (da > db);
+}
+
+/* The functions of variant v against the baseline, largest change of
+ * instructions first; *total = the baseline's instructions per run. */
+static size_t sim_functions(const struct result *r, size_t v, struct sim_fn **out, double *total)
+{
+	size_t *ia = xcalloc(r->nruns + 1, sizeof(size_t)), *ib = xcalloc(r->nruns + 1, sizeof(size_t));
+	size_t na = sim_runs(r, (size_t)r->baseline, ia), nb = sim_runs(r, v, ib), n = 0;
+	size_t plen = strlen(PROFILE_SIM) + strlen(sim_counts[0]) + 1;
+	struct sim_fn *f = xcalloc(r->nmetrics + 1, sizeof(*f));
+
+	*total = 0;
+	for (size_t m = 0; na && nb && m < r->nmetrics; m++) {
+		const char *name = r->metrics[m].name;
+
+		if (r->metrics[m].source != MSRC_PROFILE || strncmp(name, PROFILE_SIM, strlen(PROFILE_SIM)) ||
+		    strncmp(name + strlen(PROFILE_SIM), sim_counts[0], strlen(sim_counts[0])) ||
+		    name[plen - 1] != ':')
+			continue;
+		f[n].key = name + plen;
+		for (size_t k = 0; k < NSIM; k++) {
+			int mk = sim_metric(r, sim_counts[k], f[n].key);
+
+			f[n].a[k] = mk < 0 ? 0 : mean_of(r, ia, na, (size_t)mk);
+			f[n].b[k] = mk < 0 ? 0 : mean_of(r, ib, nb, (size_t)mk);
+		}
+		*total += f[n].a[0];
+		n++;
+	}
+	qsort(f, n, sizeof(*f), by_instructions);
+	free(ia);
+	free(ib);
+	*out = f;
+	return n;
+}
+
+static void sim_delta(struct strbuf *sb, double a, double b)
+{
+	strbuf_addf(sb, "%+.0f", b - a);
+	if (a > 0)
+		strbuf_addf(sb, " (%+.1f%%)", 100 * (b - a) / a);
+}
+
+void report_sim_attribution(const struct result *r, const struct table_opts *o,
+			    struct strbuf *out)
+{
+	int header = 0;
+
+	(void)o;
+	for (size_t v = 0; r->nvariants >= 2 && v < r->nvariants; v++) {
+		struct sim_fn *f = NULL;
+		double total;
+		size_t n = (int)v == r->baseline ? 0 : sim_functions(r, v, &f, &total);
+		struct texttable t;
+		size_t row;
+
+		if (!n) {
+			free(f);
+			continue;
+		}
+		if (!header++)
+			strbuf_adds(out, "\nwhere the simulated difference is (cachegrind's counts per "
+					 "function, per run: a model, exact, not this CPU's):\n");
+		strbuf_addf(out, "  %s vs %s:\n", r->variants[v].name, r->variants[r->baseline].name);
+		texttable_init(&t, 5, "lrrrr");
+		row = texttable_row(&t);
+		texttable_set(&t, row, 0, "function");
+		for (size_t k = 0; k < NSIM; k++)
+			texttable_set(&t, row, k + 1, "Δ %s", sim_counts[k]);
+		for (size_t i = 0; i < n && i < ATTRIBUTION_MAX; i++) {
+			if (fabs(f[i].b[0] - f[i].a[0]) < SHOW_FRACTION * total / 10)
+				break;
+			row = texttable_row(&t);
+			texttable_set(&t, row, 0, "%s", f[i].key);
+			for (size_t k = 0; k < NSIM; k++) {
+				struct strbuf d = STRBUF_INIT;
+
+				sim_delta(&d, f[i].a[k], f[i].b[k]);
+				texttable_set(&t, row, k + 1, "%s", d.buf);
+				strbuf_release(&d);
+			}
+		}
+		texttable_render(&t, 4, out);
+		texttable_release(&t);
+		free(f);
+	}
+}
+
+json_t *sim_attribution_json(const struct result *r)
+{
+	json_t *arr = json_array();
+
+	for (size_t v = 0; r->nvariants >= 2 && v < r->nvariants; v++) {
+		struct sim_fn *f = NULL;
+		double total;
+		size_t n = (int)v == r->baseline ? 0 : sim_functions(r, v, &f, &total);
+		json_t *fns = json_array();
+
+		for (size_t i = 0; i < n && i < ATTRIBUTION_MAX; i++) {
+			json_t *o = json_object();
+
+			json_object_set_new(o, "function", json_string(f[i].key));
+			for (size_t k = 0; k < NSIM; k++)
+				json_object_set_new(o, sim_counts[k],
+						    json_pack("{s:f, s:f, s:f}", "baseline", f[i].a[k],
+							      "variant", f[i].b[k], "delta",
+							      f[i].b[k] - f[i].a[k]));
+			json_array_append_new(fns, o);
+		}
+		if (n)
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:o}", "variant",
+							     r->variants[v].name, "baseline",
+							     r->variants[r->baseline].name,
+							     "functions", fns));
+		else
+			json_decref(fns);
+		free(f);
+	}
+	if (!json_array_size(arr)) {
+		json_decref(arr);
+		return NULL;
+	}
+	return arr;
+}
+
 static json_t *num_or_null(double x)
 {
 	return isfinite(x) ? json_real(x) : json_null();

@@ -21,6 +21,8 @@
 
 /* The metric of a function's self time: PROFILE_SELF "key". */
 #define PROFILE_SELF "self:"
+/* Cachegrind's counts per function: PROFILE_SIM "instructions:key". */
+#define PROFILE_SIM "sim:"
 /* Samples per profiled run: a run has a profile when this is valid. */
 #define PROFILE_SAMPLES "profile:samples"
 
@@ -60,6 +62,16 @@ void report_attribution(const struct result *r, const struct table_opts *o, stru
 /* `stat --profile`: where the time goes, the functions with the most self
  * time per run (mean over the profiled runs); nothing without profiles. */
 void report_profile_top(const struct result *r, const struct table_opts *o, struct strbuf *out);
+
+/*
+ * `compare --profile` with simulated runs: the exact change of cachegrind's
+ * counts per function (instructions, L1d and LL misses, branch misses),
+ * mean over the simulated runs of each variant — a model's counts, no
+ * interval needed. Nothing without them.
+ */
+void report_sim_attribution(const struct result *r, const struct table_opts *o,
+			    struct strbuf *out);
+json_t *sim_attribution_json(const struct result *r);
 
 /* The same as JSON (an array, one object per variant), or NULL. */
 json_t *attribution_json(const struct result *r);

@@ -206,6 +206,7 @@ void report_compare_table(const struct result *r, const struct table_opts *o,
 	texttable_render(&t, 2, out);
 	texttable_release(&t);
 	report_attribution(r, o, out);
+	report_sim_attribution(r, o, out);
 	strbuf_addch(out, '\n');
 	comparison_notes(r, &s, out);
 	report_notes(r, a.warnings, a.nwarnings, o, out);

@@ -223,6 +223,8 @@ json_t *report_json(const struct result *r)
 		json_object_set_new(doc, "comparisons", comparisons_json(r));
 	if (r->nvariants >= 2 && (a = attribution_json(r)))
 		json_object_set_new(doc, "attribution", a);
+	if (r->nvariants >= 2 && (a = sim_attribution_json(r)))
+		json_object_set_new(doc, "sim_attribution", a);
 	add_notes(doc, r);
 	return doc;
 }

@@ -46,3 +46,17 @@ expect_in err "perf_event_max_sample_rate"
 cp "$T" ./stripped && strip ./stripped
 run_pm 0 stat --profile -r 2 -- ./stripped 2 2
 expect_in out "is stripped"
+
+# With simulated runs, cachegrind's counts per function give the exact
+# change: work_a runs the same code in both (no change at all), work_b
+# three times the loop.
+if command -v valgrind >/dev/null; then
+	run_pm 0 compare --profile --backend sim --sim-runs 2 -m instructions -o sf.json -n one -- "$T" 1 1 -n three -- "$T" 1 3
+	expect_in out "where the simulated difference is"
+	expect_eq "$(jv sf.json sim_attribution.0.functions.0.function)" work_b "largest simulated change"
+	a=$(jv sf.json sim_attribution.0.functions.0.instructions.baseline)
+	b=$(jv sf.json sim_attribution.0.functions.0.instructions.variant)
+	awk -v a="$a" -v b="$b" 'BEGIN { exit !(b / a > 2.99 && b / a < 3.01) }' || fail "work_b: $a -> $b"
+	expect_eq "$(jv sf.json sim_attribution.0.functions.1.function)" work_a "unchanged function"
+	expect_eq "$(jv sf.json sim_attribution.0.functions.1.instructions.delta)" 0.0 "work_a's change"
+fi
