@@ -90,7 +90,7 @@ static void verdict_cell(struct texttable *t, size_t row, const struct result *r
 	snprintf(word, sizeof(word), "%s%s", comparison_verdict_word(r, c),
 		 c->held_by_holm ? "*" : "");
 	for (i = 0; word[i]; i++)
-		if (word[i] >= 'a' && word[i] <= 'z' && c->verdict != STATS_CHANGED_WITHIN_NOISE)
+		if (word[i] >= 'a' && word[i] <= 'z' && c->verdict != STATS_SLOWER_UNSIZED && c->verdict != STATS_FASTER_UNSIZED)
 			word[i] = (char)(word[i] - 'a' + 'A');
 	if (o->color && *verdict_color(c))
 		texttable_set(t, row, 8, "%s%s\033[0m", verdict_color(c), word);

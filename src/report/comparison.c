@@ -298,7 +298,7 @@ static void apply_holm(const struct result *r, struct comparison_set *s, size_t 
 	for (size_t i = 0; i < s->n; i++) {
 		struct comparison *c = &s->c[i];
 		int decisive = c->verdict == STATS_SLOWER || c->verdict == STATS_FASTER ||
-			       c->verdict == STATS_CHANGED_WITHIN_NOISE;
+			       stats_verdict_directional(c->verdict);
 
 		if (c->variant != v)
 			continue;
