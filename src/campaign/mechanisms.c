@@ -8,6 +8,8 @@
  *   calls    call counters: uprobes or the LD_PRELOAD shim
  *   sim      cachegrind, in simulated blocks of their own
  *   regions  counts inside the program's marked regions (libpmustat)
+ *   host     steal and busy CPU time around each run (/proc/stat), for the
+ *            comparison's noise note; last, so its reads sit closest to the run
  */
 #include "campaign/mechanism.h"
 
@@ -17,5 +19,6 @@ const struct mechanism_ops *const campaign_mechanisms[] = {
 	&mech_calls,
 	&mech_sim,
 	&mech_regions,
+	&mech_host,
 	NULL,
 };

@@ -187,7 +187,7 @@ static const struct {
 } backends[] = {
 	{ "clock", MSRC_CLOCK }, { "rusage", MSRC_RUSAGE }, { "derived", MSRC_FORMULA },
 	{ "calls", MSRC_CALLS }, { "uprobe", MSRC_CALLS }, { "preload", MSRC_CALLS },
-	{ "sim", MSRC_SIM },	 { "region", MSRC_REGION },
+	{ "sim", MSRC_SIM },	 { "region", MSRC_REGION }, { "host", MSRC_HOST },
 };
 
 /* The source a recorded backend name stands for; anything else is perf. */
@@ -227,6 +227,7 @@ int report_json_add_metric(struct result *r, json_t *o, struct error *err)
 		{ "formula", F_STR, &m->formula },
 		{ "proxy", F_STR, &m->proxy },
 		{ "hidden", F_BOOL, &m->hidden },
+		{ "implicit", F_BOOL, &m->implicit },
 	};
 
 	return read_fields(o, "metric", fields, NFIELDS(fields), err);
@@ -398,6 +399,8 @@ static int read_comparison(struct result *r, json_t *cmp, struct error *err)
 		{ "primary", F_STR, &r->primary },
 		{ "sequential", F_BOOL, &r->decide },
 		{ "cs_rho", F_NUM, &r->cs_rho },
+		{ "min_blocks", F_UINT, &r->min_blocks, 0, INT_MAX },
+		{ "target", F_NUM, &r->target },
 	};
 	int rc = read_fields(cmp, "comparison", fields, NFIELDS(fields), err);
 

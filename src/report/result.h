@@ -26,6 +26,8 @@ enum metric_source {
 	MSRC_CALLS,	/* a call counter (backend: "uprobe" or "preload") */
 	MSRC_SIM,	/* simulated by cachegrind, in simulated runs only */
 	MSRC_REGION,	/* counted inside a marked region (libpmustat) */
+	MSRC_HOST,	/* the host around the run (/proc/stat: steal, busy CPUs);
+			 * describes the conditions, never compared */
 };
 
 struct result_metric {
@@ -44,6 +46,8 @@ struct result_metric {
 	char *formula;		/* MSRC_FORMULA: over other metrics' names */
 	char *proxy;		/* counted through a proxy: what it measures instead */
 	int hidden;		/* an input only (not asked for): JSON/CSV, not the table */
+	int implicit;		/* measured whatever was asked (the process clocks):
+				 * shown, but outside the Holm family unless named */
 };
 
 struct result_value {
@@ -109,8 +113,11 @@ struct result {
 	int baseline;		/* variant index the others are compared with */
 	double noise_band;	/* delta of STATS.md (b), e.g. 0.01 */
 	char *primary;		/* primary metric ("wall-time"); others get Holm */
-	int decide;		/* 1 = always-valid confidence sequences (--decide) */
+	int decide;		/* 1 = the sequential rule: always-valid confidence
+				 * sequences (the default of compare) */
 	double cs_rho;		/* mixing parameter of the confidence sequence */
+	unsigned min_blocks;	/* the stopping rule's first look (max: repeat) */
+	double target;		/* its precision target (relative), 0 = none */
 
 	struct result_variant *variants;
 	size_t nvariants, variants_alloc;
