@@ -281,8 +281,8 @@ static void estimate_notes(const struct result *r, const struct comparison_set *
 				 "the campaign stopped\n");
 	if (!mu)
 		return;
-	strbuf_addf(out, "  - ratio of %s: median-unbiased under the stopping rule, so an early "
-		    "stop does not inflate it (the plain mean at the stop: %.4f)%s\n",
+	strbuf_addf(out, "  - ratio of %s: median-unbiased under the stopping rule, which an "
+		    "early stop does not inflate (the plain mean at the stop: %.4f)%s\n",
 		    r->metrics[mu->metric].name, mu->ratio_plain,
 		    regression ? "; the other metrics' ratios are corrected through their "
 				 "regression on it" : "");

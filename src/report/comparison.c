@@ -654,7 +654,8 @@ static double share_of(const struct result *r, const char *name, int wall)
 static double other_load_share(const struct result *r, int wall)
 {
 	double busy = share_of(r, "host-busy", wall);
-	double own = share_of(r, "user-time", wall) + share_of(r, "sys-time", wall);
+	double user = share_of(r, "user-time", wall), sys = share_of(r, "sys-time", wall);
+	double own = isnan(user) ? sys : isnan(sys) ? user : user + sys;
 	double ncpu = r->pin_cpu >= 0 ? 1 : r->host.ncpus > 0 ? r->host.ncpus : 1;
 	double x = busy - own / ncpu;
 
@@ -710,8 +711,8 @@ void comparisons_noise_note(const struct result *r, const struct comparison_nois
 		strbuf_addf(text, "the hypervisor took %.1f%% of the CPUs' time (steal, "
 			    "/proc/stat)", 100 * n->steal);
 	if (n->other_load >= NOISE_OTHER_SHARE)
-		strbuf_addf(text, "%sother tasks used %.0f%% of it", steal ? " and " : "",
-			    100 * n->other_load);
+		strbuf_addf(text, "%sother tasks used %.0f%% of %s", steal ? " and " : "",
+			    100 * n->other_load, steal ? "it" : "the CPUs' time");
 	strbuf_addf(text, "; its block-to-block spread is ±%.1f%%", 100 * n->spread);
 	if (isfinite(n->cpu_spread)) {
 		strbuf_addf(text, " against ±%.1f%% for task-clock, which counts only the "

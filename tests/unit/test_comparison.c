@@ -256,6 +256,24 @@ static void noise_case(struct result *r, double steal)
 	}
 }
 
+/* host-busy (per CPU) and user-time as shares of each run's wall time. */
+static void add_busy(struct result *r, double busy, double own)
+{
+	struct result_metric *b = result_add_metric_late(r, "host-busy", "ns", MSRC_HOST);
+	size_t mb = r->nmetrics - 1, mu;
+
+	b->implicit = 1;
+	result_add_metric_late(r, "user-time", "ns", MSRC_RUSAGE)->implicit = 1;
+	mu = r->nmetrics - 1;
+	for (size_t i = 0; i < r->nruns; i++) {
+		double wall = r->runs[i].values[0].value;
+
+		r->runs[i].values[mb].valid = r->runs[i].values[mu].valid = 1;
+		r->runs[i].values[mb].value = busy * wall;
+		r->runs[i].values[mu].value = own * wall;
+	}
+}
+
 static void test_noise_note(void **state)
 {
 	struct result r;
@@ -287,6 +305,20 @@ static void test_noise_note(void **state)
 	comparisons_compute(&r, &s);
 	comparisons_noise(&r, &s, &n);
 	assert_false(n.dominated);
+	comparisons_release(&s);
+	result_release(&r);
+
+	/* Other load alone names a cause too. */
+	noise_case(&r, 0.0);
+	r.host.ncpus = 2;
+	add_busy(&r, 0.9, 0.8);		/* CPUs 90% busy, the program 80% of one */
+	comparisons_compute(&r, &s);
+	comparisons_noise(&r, &s, &n);
+	assert_true(fabs(n.other_load - 0.5) < 1e-9);
+	assert_true(n.dominated);
+	strbuf_reset(&text);
+	comparisons_noise_note(&r, &n, &text, &hint);
+	assert_non_null(strstr(text.buf, "during the runs other tasks used 50% of the CPUs' time;"));
 	comparisons_release(&s);
 	result_release(&r);
 
