@@ -29,12 +29,17 @@
 
 /*
  * When the block loop stops, as a value. STOP_FIXED runs max_blocks blocks.
- * STOP_PRECISION stops once the primary metric's CI half-width of every
- * variant against the baseline is within target (relative, 0.01 = 1%),
- * after min_blocks. STOP_SEQUENTIAL stops once every always-valid confidence
- * sequence of the primary metric has left the undecided zone. Both also stop
- * at max_blocks, and the time budget (campaign_opts.max_time_s) applies to
- * every rule. A rule never stops on a p-value.
+ * STOP_PRECISION (--target-ci) stops once the primary metric's CI
+ * half-width of every variant against the baseline is within target
+ * (relative, 0.01 = 1%), after min_blocks. STOP_SEQUENTIAL, compare's
+ * default, stops after min_blocks once the primary metric's always-valid
+ * confidence sequence of every variant has settled its verdict (clear of
+ * the noise band or inside it) or is itself within target
+ * (stats/sequential.h, docs/verdicts.md). Both also stop at max_blocks, and
+ * the time budget (campaign_opts.max_time_s) applies to every rule. A rule
+ * never stops on a p-value. The result records the rule (res.decide,
+ * min_blocks, repeat = max_blocks, target) so the estimate can be corrected
+ * for it later.
  */
 enum stop_kind { STOP_FIXED, STOP_PRECISION, STOP_SEQUENTIAL };
 
@@ -42,7 +47,7 @@ struct stop_rule {
 	enum stop_kind kind;
 	unsigned min_blocks;
 	unsigned max_blocks;	/* measured blocks at most (warm-up excluded) */
-	double target;		/* STOP_PRECISION: relative half-width, 0.01 = 1% */
+	double target;		/* relative half-width, 0.01 = 1% (sequential: 0 = none) */
 };
 
 /* What the progress callback is told after each run. */

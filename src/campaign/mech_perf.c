@@ -177,7 +177,15 @@ static void plan_resolved_metric(struct campaign *c, struct perf_state *s,
 	struct result_metric *m;
 	int same;
 
-	if (rm->kind == MK_PROCESS || result_metric_index(&c->res, rm->name) >= 0)
+	if (rm->kind == MK_PROCESS) {
+		int i = result_metric_index(&c->res, rm->name);
+
+		/* Asked for (by name or preset): in the Holm family. */
+		if (i >= 0 && !rm->implied)
+			c->res.metrics[i].implicit = 0;
+		return;
+	}
+	if (result_metric_index(&c->res, rm->name) >= 0)
 		return;
 	for (size_t k = 0; k < rm->nnotes; k++)
 		result_add_note(&c->res, NOTE_NOTE, rm->name, NULL, "%s", rm->notes[k]);

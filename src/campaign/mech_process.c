@@ -8,6 +8,7 @@
 #include <sys/time.h>
 
 #include "campaign/mechanism.h"
+#include "core/strlist.h"
 
 static const struct { const char *name, *unit; enum metric_source src; } process_metrics[] = {
 	{ "wall-time", "ns", MSRC_CLOCK },
@@ -27,8 +28,13 @@ static int process_plan(struct campaign *c, void **state, struct error *err)
 
 	(void)err;
 	for (size_t k = 0; k < NPROCESS; k++) {
-		result_add_metric(&c->res, process_metrics[k].name, process_metrics[k].unit,
-				  process_metrics[k].src);
+		struct result_metric *m = result_add_metric(&c->res, process_metrics[k].name,
+							    process_metrics[k].unit,
+							    process_metrics[k].src);
+
+		/* Measured whatever was asked; in the Holm family only when named
+		 * (here, or through a preset: mech_perf clears it then). */
+		m->implicit = !strlist_has(c->o->metrics, m->name);
 		s->metric[k] = c->res.nmetrics - 1;
 	}
 	*state = s;

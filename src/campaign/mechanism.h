@@ -95,6 +95,7 @@ extern const struct mechanism_ops mech_calls;
 extern const struct mechanism_ops mech_sim;
 extern const struct mechanism_ops mech_regions;
 extern const struct mechanism_ops mech_profile;
+extern const struct mechanism_ops mech_host;
 
 /* ---- shared by the mechanisms and the planner (request.c) -------------- */
 

@@ -1,8 +1,10 @@
 /*
  * pmustat compare: interleaved, randomized A/B(/C...) runs with a verdict per
  * metric. Variants are separated by "--"; "-n NAME" right before a "--"
- * names the variant that follows it. The campaign stops by the precision
- * rule (never on a p-value), at --blocks, or when the time budget is spent.
+ * names the variant that follows it. The campaign stops when the primary
+ * metric's verdict is settled or precise enough (the sequential rule,
+ * docs/verdicts.md), by the precision rule alone with --target-ci, after
+ * --blocks, or when the time budget is spent; never on a p-value.
  */
 #include <math.h>
 #include <stdio.h>
@@ -146,20 +148,57 @@ static int regressions(const struct result *r, const char *list)
 	return found;
 }
 
+/* A metric --fail-on-regression may name: measured, and a question asked
+ * (the primary metric or the family), since only those get a tested verdict. */
+static int check_fail_metric(const struct campaign *c, const char *t, struct error *err)
+{
+	int m = result_metric_index(&c->res, t);
+	const struct result_metric *rm = m >= 0 ? &c->res.metrics[m] : NULL;
+
+	if (!rm) {
+		error_set(err, ERR_USAGE, "--fail-on-regression names '%s', which is not measured",
+			  t);
+		return error_hint(err, "use metrics from -m/-e, e.g. --fail-on-regression "
+				       "wall-time");
+	}
+	if ((rm->hidden || rm->implicit) && strcmp(t, c->res.primary)) {
+		error_set(err, ERR_USAGE, "--fail-on-regression names '%s', which is measured "
+			  "but not asked for, so it gets no tested verdict", t);
+		return error_hint(err, "add it to -m (e.g. -m default,%s)", t);
+	}
+	return 0;
+}
+
 static int check_fail_list(const struct campaign *c, const char *list, struct error *err)
 {
 	char *copy = xstrdup(list), *save = NULL;
 	int rc = 0;
 
 	for (char *t = strtok_r(copy, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save))
-		if (result_metric_index(&c->res, t) < 0) {
-			error_set(err, ERR_USAGE, "--fail-on-regression names '%s', which is not "
-				  "measured", t);
-			error_hint(err, "use metrics from -m/-e, e.g. --fail-on-regression wall-time");
-			rc = -1;
-		}
+		rc = check_fail_metric(c, t, err);
 	free(copy);
 	return rc;
+}
+
+/* A --primary the user named must be a metric this campaign measures (the
+ * default, wall-time, may be missing: under --backend sim nothing runs
+ * natively, and there is then no primary metric). */
+static int check_primary(const struct campaign *c, struct error *err)
+{
+	int m = result_metric_index(&c->res, c->res.primary);
+
+	if (m >= 0 && c->res.metrics[m].available)
+		return 0;
+	if (m < 0) {
+		error_set(err, ERR_USAGE, "--primary names '%s', which is not measured",
+			  c->res.primary);
+		return error_hint(err, "add it to -m (e.g. -m wall-time,task-clock --primary "
+				       "task-clock); 'pmustat list' shows the metrics");
+	}
+	error_set(err, ERR_USAGE, "--primary names '%s', which cannot be counted here",
+		  c->res.primary);
+	return error_hint(err, "'pmustat explain %s' says why; or follow another metric",
+			  c->res.primary);
 }
 
 int compare_run(struct compare_opts *co)
@@ -178,10 +217,13 @@ int compare_run(struct compare_opts *co)
 		goto fail;
 	c.res.baseline = base;
 	c.res.noise_band = co->noise_band / 100;
-	c.res.primary = xstrdup("wall-time");
-	c.res.decide = co->decide;
+	c.res.primary = xstrdup(co->primary);
+	c.res.decide = co->o.stop.kind == STOP_SEQUENTIAL;
 	c.res.cs_rho = co->o.stop.min_blocks;
-	if (campaign_prepare(&c, &err) || (co->fail_on && check_fail_list(&c, co->fail_on, &err)))
+	c.res.min_blocks = co->o.stop.min_blocks;
+	c.res.target = co->o.stop.kind == STOP_FIXED ? 0 : co->o.stop.target;
+	if (campaign_prepare(&c, &err) || (co->primary_given && check_primary(&c, &err)) ||
+	    (co->fail_on && check_fail_list(&c, co->fail_on, &err)))
 		goto fail;
 	rc = cli_campaign_conclude(&c, report_compare_table, co->quiet);
 	if (rc == PMU_EXIT_OK && co->fail_on && regressions(&c.res, co->fail_on))
@@ -203,6 +245,7 @@ void compare_defaults(struct compare_opts *co)
 	co->max_blocks = 200;
 	co->target_ci = 1.0;
 	co->noise_band = 100 * STATS_NOISE_BAND_DEFAULT;
+	co->primary = "wall-time";
 	co->o.max_time_s = 300;
 	co->o.warmup = 1;
 	co->o.pin_cpu = -1;
@@ -222,14 +265,23 @@ void compare_settle(struct compare_opts *co)
 
 	o->shuffle = 1;
 	o->equal_paths = 1;
-	o->stop.kind = co->blocks ? STOP_FIXED : co->decide ? STOP_SEQUENTIAL : STOP_PRECISION;
+	/* --target-ci alone asks for a width: the precision rule, which never
+	 * looks at the effect. With --decide too, the sequential rule keeps it
+	 * as its precision target. */
+	o->stop.kind = co->blocks ? STOP_FIXED
+		       : co->target_given && !co->decide ? STOP_PRECISION : STOP_SEQUENTIAL;
 	o->stop.max_blocks = co->blocks ? co->blocks : co->max_blocks;
 	o->stop.min_blocks = co->min_blocks > o->stop.max_blocks ? o->stop.max_blocks
 								  : co->min_blocks;
 	o->stop.target = co->target_ci / 100;
-	snprintf(co->done, sizeof(co->done), co->blocks ? "the %u blocks asked for ran"
-						       : "block limit of %u reached before the "
-							 "target precision", o->stop.max_blocks);
+	if (co->blocks)
+		snprintf(co->done, sizeof(co->done), "the %u blocks asked for ran", co->blocks);
+	else if (o->stop.kind == STOP_PRECISION)
+		snprintf(co->done, sizeof(co->done), "block limit of %u reached before the "
+			 "target precision", o->stop.max_blocks);
+	else
+		snprintf(co->done, sizeof(co->done), "block limit of %u reached before the %s "
+			 "verdict settled", o->stop.max_blocks, co->primary);
 	o->done_reason = co->done;
 	cli_campaign_progress(o, co->quiet);
 }
@@ -249,8 +301,9 @@ int cmd_compare(int argc, const char **argv)
 		{ OPT_UINT, 0, "blocks", &co.blocks, "n", "run exactly n blocks (no stopping rule)", 1, 1e6 },
 		{ OPT_UINT, 0, "min-blocks", &co.min_blocks, "n", "blocks before the stopping rule may stop (default 10)", 2, 1e6 },
 		{ OPT_UINT, 0, "max-blocks", &co.max_blocks, "n", "at most n blocks (default 200)", 2, 1e6 },
-		{ OPT_DOUBLE, 0, "target-ci", &co.target_ci, "pct", "stop when the wall-time CI half-width is below pct (default 1)", 0.001, 100 },
-		{ OPT_BOOL, 0, "decide", &co.decide, NULL, "stop as soon as always-valid confidence sequences decide" },
+		{ OPT_STRING, 0, "primary", &co.primary, "metric", "the metric the stopping rule and the headline verdict follow (default wall-time)", .given = &co.primary_given },
+		{ OPT_DOUBLE, 0, "target-ci", &co.target_ci, "pct", "stop only when the primary metric's CI half-width is below pct (default: the verdict or 1%)", 0.001, 100, .given = &co.target_given },
+		{ OPT_BOOL, 0, "decide", &co.decide, NULL, "the sequential rule (the default), also with --target-ci" },
 		{ OPT_DOUBLE, 0, "noise-band", &co.noise_band, "pct", "changes within ±pct are equivalent (default 1)", 0, 100 },
 		{ OPT_UINT, 0, "env-pad", &envpad, "bytes", "largest environment padding per block (default 4095; 0 = off)", 0, 65536 },
 		{ OPT_LIST, 0, "fail-on-regression", &co.fail_on, "list", "exit 3 if one of these metrics is SLOWER in a variant" },
@@ -258,7 +311,7 @@ int cmd_compare(int argc, const char **argv)
 
 	compare_defaults(&co);
 	measure_args_init(&ma, o);
-	measure_options(opts + 10, 36, &ma, MEASURE_COMPARE);
+	measure_options(opts + 11, 36, &ma, MEASURE_COMPARE);
 	error_clear(&err);
 	r = cli_parse(argc, argv, opts, compare_usage, 0, &next, &ma.help);
 	if (r) {

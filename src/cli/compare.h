@@ -21,6 +21,9 @@ struct compare_opts {
 	const char *baseline;		/* name, NULL = the first */
 	unsigned blocks, min_blocks, max_blocks;
 	double target_ci, noise_band;	/* percent */
+	int target_given;		/* --target-ci: the precision rule alone */
+	const char *primary;		/* --primary: what the rule and headline follow */
+	int primary_given;		/* named by the user: it must be measured */
 	int decide, quiet;
 	char *fail_on;
 	char done[128];			/* the stop reason when every block ran */
@@ -29,7 +32,8 @@ struct compare_opts {
 	void *after_data;
 };
 
-/* compare's defaults: 10..200 blocks, 1% target, 300 s, one warm-up. */
+/* compare's defaults: the sequential rule on wall-time, 10..200 blocks,
+ * 1% target, 300 s, one warm-up. */
 void compare_defaults(struct compare_opts *co);
 
 /* A seed for the schedule when none was given. */

@@ -58,6 +58,9 @@ static void warn_for(struct analysis *a, const struct result *r, struct metric_s
 		strbuf_adds(&label, r->metrics[ms->metric].name);
 	name = label.buf;
 	ms->warn_first = a->nwarnings;
+	/* The host's conditions are context, not a measurement to warn about. */
+	if (r->metrics[ms->metric].source == MSRC_HOST)
+		goto out;
 
 	/* A slow first run is a warm-up effect on time; on counts it is noise. */
 	if (ms->s.slow_first_run && !strcmp(r->metrics[ms->metric].unit, "ns"))
@@ -97,6 +100,7 @@ static void warn_for(struct analysis *a, const struct result *r, struct metric_s
 		add_warning(a, name, "count fewer events at once, or free counters "
 				     "('sysctl kernel.nmi_watchdog=0')", sb.buf);
 	}
+out:
 	ms->warn_count = a->nwarnings - ms->warn_first;
 	strbuf_release(&sb);
 	strbuf_release(&label);

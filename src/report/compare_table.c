@@ -1,6 +1,9 @@
 /*
  * Rendering comparisons. Colour marks only the verdict word, and only on a
- * terminal: the numbers must read the same in a log file.
+ * terminal: the numbers must read the same in a log file. Below the table,
+ * one headline per variant for the primary metric, then the notes: what
+ * the host says about the noise, how the ratio was estimated, and which
+ * metrics the Holm family holds.
  */
 #include "report/compare_table.h"
 
@@ -12,6 +15,24 @@
 #include "report/comparison.h"
 #include "report/texttable.h"
 #include "report/units.h"
+
+/* The rule the campaign ran under, for the reader to judge the stop. */
+static void rule_line(const struct result *r, struct strbuf *out)
+{
+	const char *m = r->primary ? r->primary : "the primary metric";
+
+	if (r->decide) {
+		strbuf_addf(out, " rule: stop once the %s verdict settles (its 95%% confidence "
+			    "sequence clear of the ±%.1f%% noise band, or inside it)", m,
+			    100 * r->noise_band);
+		if (r->target > 0)
+			strbuf_addf(out, " or is within ±%.2f%%", 100 * r->target);
+		strbuf_addf(out, "; blocks %u..%u\n", r->min_blocks, r->repeat);
+	} else if (r->target > 0) {
+		strbuf_addf(out, " rule: stop once the %s 95%% CI half-width is within ±%.2f%%; "
+			    "blocks %u..%u\n", m, 100 * r->target, r->min_blocks, r->repeat);
+	}
+}
 
 static void header(const struct result *r, const struct comparison_set *s, struct strbuf *out)
 {
@@ -28,6 +49,7 @@ static void header(const struct result *r, const struct comparison_set *s, struc
 	else if (s->blocks_simulated)
 		strbuf_addf(out, " (+%zu simulated)", s->blocks_simulated);
 	strbuf_addf(out, ", seed %llu\n", (unsigned long long)r->seed);
+	rule_line(r, out);
 	if (r->stop_reason)
 		strbuf_addf(out, " stopped: %s\n", r->stop_reason);
 	strbuf_addch(out, '\n');
@@ -70,11 +92,17 @@ static void centre(struct texttable *t, size_t row, size_t col, const struct uni
 
 static const char *verdict_color(const struct comparison *c)
 {
+	if (c->role == ROLE_OUTSIDE)
+		return "";
 	switch (c->verdict) {
 	case STATS_SLOWER:
 		return "\033[1;31m";
 	case STATS_FASTER:
 		return "\033[1;32m";
+	case STATS_SLOWER_UNSIZED:
+		return "\033[31m";
+	case STATS_FASTER_UNSIZED:
+		return "\033[32m";
 	case STATS_EQUIVALENT:
 		return "";
 	default:
@@ -82,17 +110,27 @@ static const char *verdict_color(const struct comparison *c)
 	}
 }
 
+/* The verdict as the table shows it: the direction (or EQUIVALENT,
+ * INCONCLUSIVE) in capitals, a qualifier after it in lower case; a metric
+ * outside the family in brackets and lower case, as a reading, not a claim. */
+static void verdict_text(const struct result *r, const struct comparison *c, char *word,
+			 size_t size)
+{
+	int outside = c->role == ROLE_OUTSIDE;
+
+	snprintf(word, size, "%s%s%s%s", outside ? "[" : "", comparison_verdict_word(r, c),
+		 outside ? "]" : "", c->held_by_holm ? "*" : "");
+	for (size_t i = 0; !outside && word[i] && word[i] != ' '; i++)
+		if (word[i] >= 'a' && word[i] <= 'z')
+			word[i] = (char)(word[i] - 'a' + 'A');
+}
+
 static void verdict_cell(struct texttable *t, size_t row, const struct result *r,
 			 const struct comparison *c, const struct table_opts *o)
 {
 	char word[64];
-	size_t i;
 
-	snprintf(word, sizeof(word), "%s%s", comparison_verdict_word(r, c),
-		 c->held_by_holm ? "*" : "");
-	for (i = 0; word[i]; i++)
-		if (word[i] >= 'a' && word[i] <= 'z' && c->verdict != STATS_CHANGED_WITHIN_NOISE)
-			word[i] = (char)(word[i] - 'a' + 'A');
+	verdict_text(r, c, word, sizeof(word));
 	if (o->color && *verdict_color(c))
 		texttable_set(t, row, 8, "%s%s\033[0m", verdict_color(c), word);
 	else
@@ -116,7 +154,7 @@ static void ratio_cells(struct texttable *t, size_t row, const struct comparison
 		texttable_set(t, row, 5, "[%.4f, %.4f]", c->ci_lo, c->ci_hi);
 	else
 		texttable_set(t, row, 5, "unbounded");
-	if (isfinite(c->p_holm))
+	if (c->role != ROLE_OUTSIDE && isfinite(c->p_holm))
 		texttable_set(t, row, 6, "%.2g", c->p_holm);
 	else
 		texttable_set(t, row, 6, "—");
@@ -160,9 +198,102 @@ static void rows(const struct result *r, const struct comparison_set *s,
 	}
 }
 
+static void pct_interval(struct strbuf *sb, const struct comparison *c)
+{
+	strbuf_addf(sb, "%+.1f%% [%+.1f%%, %+.1f%%]", 100 * (c->ratio - 1), 100 * (c->ci_lo - 1),
+		    100 * (c->ci_hi - 1));
+}
+
+/* One line per variant: the verdict of the primary metric, which the
+ * stopping rule followed. */
+static void headline(const struct result *r, const struct comparison_set *s, struct strbuf *out)
+{
+	int m = r->primary ? result_metric_index(r, r->primary) : -1;
+
+	for (size_t i = 0; m >= 0 && i < s->n; i++) {
+		const struct comparison *c = &s->c[i];
+		char word[64];
+
+		if ((int)c->metric != m || c->method == CMP_NONE || !isfinite(c->ratio))
+			continue;
+		verdict_text(r, c, word, sizeof(word));
+		strbuf_addf(out, "  %s: %s is %s, ", r->primary, r->variants[c->variant].name,
+			    word);
+		pct_interval(out, c);
+		if (c->verdict == STATS_SLOWER_UNSIZED || c->verdict == STATS_FASTER_UNSIZED)
+			strbuf_addf(out, ": the near end reaches into the ±%.1f%% noise band",
+				    100 * r->noise_band);
+		strbuf_addf(out, " (n %zu)\n", c->n);
+	}
+}
+
+/* The metrics of one role (for the first compared variant: roles are the
+ * same for every variant), comma-separated. */
+static size_t names_of(const struct result *r, const struct comparison_set *s,
+		       enum cmp_role role, struct strbuf *names)
+{
+	size_t first = s->n ? s->c[0].variant : 0, k = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (s->c[i].variant == first && s->c[i].role == role &&
+		    !r->metrics[s->c[i].metric].hidden) {
+			strbuf_addf(names, "%s%s", k ? ", " : "", r->metrics[s->c[i].metric].name);
+			k++;
+		}
+	return k;
+}
+
+static void family_notes(const struct result *r, const struct comparison_set *s,
+			 struct strbuf *out)
+{
+	struct strbuf fam = STRBUF_INIT, outside = STRBUF_INIT;
+	size_t nfam = names_of(r, s, ROLE_FAMILY, &fam);
+	const char *prim = r->primary ? r->primary : "the primary metric";
+
+	strbuf_addf(out, "  - p: %s; ", r->decide ? "always-valid, from the confidence sequence"
+						  : "Wilcoxon signed-rank on the paired log ratios "
+						    "(Mann-Whitney when unpaired)");
+	if (nfam)
+		strbuf_addf(out, "Holm-adjusted across the %zu metric%s asked for besides %s "
+			    "(%s)\n", nfam, nfam == 1 ? "" : "s", prim, fam.buf);
+	else
+		strbuf_addf(out, "no metric was asked for besides %s, so none is adjusted\n",
+			    prim);
+	if (names_of(r, s, ROLE_OUTSIDE, &outside))
+		strbuf_addf(out, "  - [..]: measured but not asked for (%s): outside the Holm "
+			    "family, the interval's reading only; name them with -m to test "
+			    "them\n", outside.buf);
+	strbuf_release(&fam);
+	strbuf_release(&outside);
+}
+
+static void estimate_notes(const struct result *r, const struct comparison_set *s,
+			   struct strbuf *out)
+{
+	const struct comparison *mu = NULL;
+	int regression = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		mu = s->c[i].estimate == EST_MEDIAN_UNBIASED && !mu ? &s->c[i] : mu;
+		regression |= s->c[i].estimate == EST_REGRESSION;
+	}
+	if (r->decide)
+		strbuf_adds(out, "  - intervals are 95% confidence sequences: valid however early "
+				 "the campaign stopped\n");
+	if (!mu)
+		return;
+	strbuf_addf(out, "  - ratio of %s: median-unbiased under the stopping rule, which an "
+		    "early stop does not inflate (the plain mean at the stop: %.4f)%s\n",
+		    r->metrics[mu->metric].name, mu->ratio_plain,
+		    regression ? "; the other metrics' ratios are corrected through their "
+				 "regression on it" : "");
+}
+
 static void comparison_notes(const struct result *r, const struct comparison_set *s,
 			     struct strbuf *out)
 {
+	struct strbuf text = STRBUF_INIT, hint = STRBUF_INIT;
+	struct comparison_noise noise;
 	int held = 0;
 
 	for (size_t i = 0; i < s->n; i++) {
@@ -178,16 +309,20 @@ static void comparison_notes(const struct result *r, const struct comparison_set
 		strbuf_addf(out, "  - %zu of %zu blocks dropped: a variant did not finish "
 			    "cleanly in them (-i)\n", s->blocks_total - s->blocks_complete,
 			    s->blocks_total);
+	comparisons_noise(r, s, &noise);
+	comparisons_noise_note(r, &noise, &text, &hint);
+	if (text.len)
+		strbuf_addf(out, "  - warning: %s\n    hint: %s\n", text.buf, hint.buf);
 	if (held)
-		strbuf_addf(out, "  - *: the CI alone is beyond the noise band, but the "
-			    "Holm-adjusted p is not below %.2f across the %zu metrics\n",
-			    COMPARE_ALPHA, s->n / (r->nvariants - 1));
+		strbuf_addf(out, "  - *: the interval alone gives a direction, but the "
+			    "Holm-adjusted p is not below %.2f\n", COMPARE_ALPHA);
 	strbuf_addf(out, "  - ratio = variant / %s; verdicts against a ±%.1f%% noise band; "
 		    "centres are means ± cv\n", r->variants[r->baseline].name,
 		    100 * r->noise_band);
-	strbuf_addf(out, "  - p: Wilcoxon signed-rank on the paired log ratios (Mann-Whitney "
-		    "when unpaired), Holm-adjusted across the metrics other than %s\n",
-		    r->primary ? r->primary : "the primary one");
+	estimate_notes(r, s, out);
+	family_notes(r, s, out);
+	strbuf_release(&text);
+	strbuf_release(&hint);
 }
 
 void report_compare_table(const struct result *r, const struct table_opts *o,
@@ -207,6 +342,8 @@ void report_compare_table(const struct result *r, const struct table_opts *o,
 	texttable_release(&t);
 	report_attribution(r, o, out);
 	report_sim_attribution(r, o, out);
+	strbuf_addch(out, '\n');
+	headline(r, &s, out);
 	strbuf_addch(out, '\n');
 	comparison_notes(r, &s, out);
 	report_notes(r, a.warnings, a.nwarnings, o, out);

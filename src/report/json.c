@@ -66,6 +66,7 @@ json_t *report_json_metric(const struct result_metric *m)
 	if (m->origin)
 		json_object_set_new(o, "origin", json_string(m->origin));
 	json_object_set_new(o, "hidden", json_boolean(m->hidden));
+	json_object_set_new(o, "implicit", json_boolean(m->implicit));
 	if (m->reason)
 		json_object_set_new(o, "reason", json_string(m->reason));
 	if (m->hint)
@@ -184,10 +185,11 @@ static void add_comparison_settings(json_t *doc, const struct result *r)
 	if (r->nvariants < 2)
 		return;
 	json_object_set_new(doc, "comparison",
-			    json_pack("{s:s, s:f, s:o, s:b, s:f}", "baseline",
+			    json_pack("{s:s, s:f, s:o, s:b, s:f, s:i, s:f}", "baseline",
 				      r->variants[r->baseline].name, "noise_band", r->noise_band,
 				      "primary", json_str_or_null(r->primary),
-				      "sequential", r->decide, "cs_rho", r->cs_rho));
+				      "sequential", r->decide, "cs_rho", r->cs_rho,
+				      "min_blocks", (int)r->min_blocks, "target", r->target));
 }
 
 static void add_notes(json_t *doc, const struct result *r)

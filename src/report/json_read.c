@@ -188,6 +188,7 @@ static const struct {
 	{ "clock", MSRC_CLOCK }, { "rusage", MSRC_RUSAGE }, { "derived", MSRC_FORMULA },
 	{ "calls", MSRC_CALLS }, { "uprobe", MSRC_CALLS }, { "preload", MSRC_CALLS },
 	{ "sim", MSRC_SIM },	 { "region", MSRC_REGION }, { "profile", MSRC_PROFILE },
+	{ "host", MSRC_HOST },
 };
 
 /* The source a recorded backend name stands for; anything else is perf. */
@@ -228,6 +229,7 @@ int report_json_add_metric(struct result *r, json_t *o, struct error *err)
 		{ "proxy", F_STR, &m->proxy },
 		{ "hidden", F_BOOL, &m->hidden },
 		{ "origin", F_STR, &m->origin },
+		{ "implicit", F_BOOL, &m->implicit },
 	};
 
 	return read_fields(o, "metric", fields, NFIELDS(fields), err);
@@ -399,6 +401,8 @@ static int read_comparison(struct result *r, json_t *cmp, struct error *err)
 		{ "primary", F_STR, &r->primary },
 		{ "sequential", F_BOOL, &r->decide },
 		{ "cs_rho", F_NUM, &r->cs_rho },
+		{ "min_blocks", F_UINT, &r->min_blocks, 0, INT_MAX },
+		{ "target", F_NUM, &r->target },
 	};
 	int rc = read_fields(cmp, "comparison", fields, NFIELDS(fields), err);
 

@@ -47,6 +47,7 @@ void result_init(struct result *r, const char *command)
 	r->pin_cpu = -1;
 	r->noise_band = 0.01;
 	r->cs_rho = 10;
+	r->min_blocks = 10;
 }
 
 void result_release(struct result *r)
@@ -93,7 +94,7 @@ size_t result_add_variant(struct result *r, const char *name, char *const *argv)
 static const char *const source_backends[] = {
 	[MSRC_CLOCK] = "clock", [MSRC_RUSAGE] = "rusage", [MSRC_PERF] = "perf",
 	[MSRC_FORMULA] = "derived", [MSRC_CALLS] = "calls", [MSRC_SIM] = "sim",
-	[MSRC_REGION] = "region", [MSRC_PROFILE] = "profile",
+	[MSRC_REGION] = "region", [MSRC_PROFILE] = "profile", [MSRC_HOST] = "host",
 };
 
 struct result_metric *result_add_metric(struct result *r, const char *name, const char *unit,

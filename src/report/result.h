@@ -27,6 +27,8 @@ enum metric_source {
 	MSRC_SIM,	/* simulated by cachegrind, in simulated runs only */
 	MSRC_REGION,	/* counted inside a marked region (libpmustat) */
 	MSRC_PROFILE,	/* self time of one function, from sampling (--profile) */
+	MSRC_HOST,	/* the host around the run (/proc/stat: steal, busy CPUs);
+			 * describes the conditions, never compared */
 };
 
 struct result_metric {
@@ -46,6 +48,8 @@ struct result_metric {
 	char *proxy;		/* counted through a proxy: what it measures instead */
 	int hidden;		/* an input only (not asked for): JSON/CSV, not the table */
 	char *origin;		/* MSRC_PROFILE: where the function is ("obj: file, ..."), or NULL */
+	int implicit;		/* measured whatever was asked (the process clocks):
+				 * shown, but outside the Holm family unless named */
 };
 
 struct result_value {
@@ -111,8 +115,11 @@ struct result {
 	int baseline;		/* variant index the others are compared with */
 	double noise_band;	/* delta of STATS.md (b), e.g. 0.01 */
 	char *primary;		/* primary metric ("wall-time"); others get Holm */
-	int decide;		/* 1 = always-valid confidence sequences (--decide) */
+	int decide;		/* 1 = the sequential rule: always-valid confidence
+				 * sequences (the default of compare) */
 	double cs_rho;		/* mixing parameter of the confidence sequence */
+	unsigned min_blocks;	/* the stopping rule's first look (max: repeat) */
+	double target;		/* its precision target (relative), 0 = none */
 
 	struct result_variant *variants;
 	size_t nvariants, variants_alloc;

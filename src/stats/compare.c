@@ -163,9 +163,17 @@ enum stats_verdict stats_verdict(double ci_lo, double ci_hi, double delta)
 		return STATS_FASTER;
 	if (ci_lo >= 1.0 - delta && ci_hi <= 1.0 + delta)
 		return STATS_EQUIVALENT;
-	if (ci_lo > 1.0 || ci_hi < 1.0)
-		return STATS_CHANGED_WITHIN_NOISE;
+	if (ci_lo > 1.0)
+		return STATS_SLOWER_UNSIZED;
+	if (ci_hi < 1.0)
+		return STATS_FASTER_UNSIZED;
 	return STATS_INCONCLUSIVE;
+}
+
+int stats_verdict_directional(enum stats_verdict v)
+{
+	return v == STATS_SLOWER || v == STATS_FASTER || v == STATS_SLOWER_UNSIZED ||
+	       v == STATS_FASTER_UNSIZED;
 }
 
 const char *stats_verdict_word(enum stats_verdict v)
@@ -177,8 +185,10 @@ const char *stats_verdict_word(enum stats_verdict v)
 		return "faster";
 	case STATS_EQUIVALENT:
 		return "equivalent";
-	case STATS_CHANGED_WITHIN_NOISE:
-		return "changed, within noise";
+	case STATS_SLOWER_UNSIZED:
+		return "slower (size uncertain)";
+	case STATS_FASTER_UNSIZED:
+		return "faster (size uncertain)";
 	case STATS_INCONCLUSIVE:
 		break;
 	}

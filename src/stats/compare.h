@@ -71,22 +71,32 @@ int stats_unpaired_ratio(const double *a, size_t n_a, const double *b, size_t n_
 /*
  * Verdict of a ratio interval (B relative to A, lower is better, as for
  * time) against the noise band [1 - delta, 1 + delta], tested in this order:
- *   SLOWER                ci_lo > 1 + delta
- *   FASTER                ci_hi < 1 - delta
- *   EQUIVALENT            1 - delta <= ci_lo and ci_hi <= 1 + delta
- *   CHANGED_WITHIN_NOISE  the interval excludes 1 but reaches into the band
- *   INCONCLUSIVE          anything else, including NaN or ci_lo > ci_hi
+ *   SLOWER          ci_lo > 1 + delta
+ *   FASTER          ci_hi < 1 - delta
+ *   EQUIVALENT      1 - delta <= ci_lo and ci_hi <= 1 + delta
+ *   SLOWER_UNSIZED  1 < ci_lo <= 1 + delta: wholly above 1, so slower, but the
+ *                   near end reaches into the band (the far end is then
+ *                   beyond it): a slowdown of uncertain size
+ *   FASTER_UNSIZED  the mirror image below 1
+ *   INCONCLUSIVE    anything else, including NaN or ci_lo > ci_hi
+ * The two UNSIZED verdicts name a direction the interval is sure of; they
+ * never say "within noise", which the interval does not show.
  */
 enum stats_verdict {
 	STATS_SLOWER,
 	STATS_FASTER,
 	STATS_EQUIVALENT,
-	STATS_CHANGED_WITHIN_NOISE,
+	STATS_SLOWER_UNSIZED,
+	STATS_FASTER_UNSIZED,
 	STATS_INCONCLUSIVE,
 };
 enum stats_verdict stats_verdict(double ci_lo, double ci_hi, double delta);
 
-/* "slower", "faster", "equivalent", "changed, within noise", "inconclusive". */
+/* Is the verdict a direction (SLOWER, FASTER or one of the UNSIZED two)? */
+int stats_verdict_directional(enum stats_verdict v);
+
+/* "slower", "faster", "equivalent", "slower (size uncertain)",
+ * "faster (size uncertain)", "inconclusive". */
 const char *stats_verdict_word(enum stats_verdict v);
 
 #endif

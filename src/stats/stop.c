@@ -30,3 +30,15 @@ double stats_cs_radius(size_t n, double s, double rho, double alpha)
 		return NAN;
 	return sqrt((m + rho) * s * s * (log((m + rho) / rho) + 2.0 * log(1.0 / alpha))) / m;
 }
+
+double stats_cs_pvalue(size_t n, double mean, double s, double rho)
+{
+	double m = (double)n, log_lambda;
+
+	if (n == 0 || !(rho > 0.0) || isnan(mean) || !(s >= 0.0))
+		return NAN;
+	if (s == 0.0)
+		return mean == 0.0 ? 1.0 : 0.0;
+	log_lambda = 0.5 * log(rho / (m + rho)) + m * m * mean * mean / (2.0 * s * s * (m + rho));
+	return log_lambda <= 0.0 ? 1.0 : exp(-log_lambda);
+}

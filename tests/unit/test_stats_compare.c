@@ -154,14 +154,17 @@ static void test_verdict_rules(void **state)
 	static const struct { double lo, hi; enum stats_verdict v; } cases[] = {
 		{ 1.02, 1.05, STATS_SLOWER },
 		{ 1.0101, 1.02, STATS_SLOWER },
-		{ 1.01, 1.02, STATS_CHANGED_WITHIN_NOISE },	/* touches 1 + delta */
+		{ 1.01, 1.02, STATS_SLOWER_UNSIZED },	/* touches 1 + delta */
 		{ 0.95, 0.98, STATS_FASTER },
-		{ 0.98, 0.99, STATS_CHANGED_WITHIN_NOISE },	/* touches 1 - delta */
+		{ 0.98, 0.99, STATS_FASTER_UNSIZED },	/* touches 1 - delta */
 		{ 0.991, 1.009, STATS_EQUIVALENT },
 		{ 0.99, 1.01, STATS_EQUIVALENT },		/* band is closed */
 		{ 1.002, 1.008, STATS_EQUIVALENT },		/* inside wins over "excludes 1" */
-		{ 1.005, 1.03, STATS_CHANGED_WITHIN_NOISE },
-		{ 0.97, 0.995, STATS_CHANGED_WITHIN_NOISE },
+		/* the "+13.3% [+0.5%, +27.6%]": slower, size uncertain */
+		{ 1.005, 1.276, STATS_SLOWER_UNSIZED },
+		{ 1.005, 1.03, STATS_SLOWER_UNSIZED },
+		{ 0.97, 0.995, STATS_FASTER_UNSIZED },
+		{ 1.0001, 1.5, STATS_SLOWER_UNSIZED },
 		{ 0.98, 1.03, STATS_INCONCLUSIVE },
 		{ 0.995, 1.02, STATS_INCONCLUSIVE },
 		{ NAN, 1.02, STATS_INCONCLUSIVE },
@@ -177,6 +180,10 @@ static void test_verdict_rules(void **state)
 				 stats_verdict_word(cases[i].v));
 	/* a wider band turns a small slowdown into "equivalent" */
 	assert_int_equal(stats_verdict(1.02, 1.04, 0.05), STATS_EQUIVALENT);
+	assert_true(stats_verdict_directional(STATS_SLOWER_UNSIZED));
+	assert_true(stats_verdict_directional(STATS_FASTER));
+	assert_false(stats_verdict_directional(STATS_EQUIVALENT));
+	assert_false(stats_verdict_directional(STATS_INCONCLUSIVE));
 }
 
 static void test_verdict_words(void **state)
@@ -185,8 +192,8 @@ static void test_verdict_words(void **state)
 	assert_string_equal(stats_verdict_word(STATS_SLOWER), "slower");
 	assert_string_equal(stats_verdict_word(STATS_FASTER), "faster");
 	assert_string_equal(stats_verdict_word(STATS_EQUIVALENT), "equivalent");
-	assert_string_equal(stats_verdict_word(STATS_CHANGED_WITHIN_NOISE),
-			    "changed, within noise");
+	assert_string_equal(stats_verdict_word(STATS_SLOWER_UNSIZED), "slower (size uncertain)");
+	assert_string_equal(stats_verdict_word(STATS_FASTER_UNSIZED), "faster (size uncertain)");
 	assert_string_equal(stats_verdict_word(STATS_INCONCLUSIVE), "inconclusive");
 }
 
