@@ -39,6 +39,7 @@ int campaign_init(struct campaign *c, const struct campaign_opts *o, const char 
 	c->res.repeat = o->stop.max_blocks;
 	c->res.warmup = o->warmup;
 	c->res.timeout_s = o->timeout_s;
+	c->res.keep_children = o->keep_children;
 	c->res.pin_cpu = o->pin_cpu;
 	c->res.env_pad_max = o->env_pad_max;
 	return sysfs_model_load(&c->model, NULL, err);

@@ -69,6 +69,7 @@ struct campaign_opts {
 	double timeout_s;
 	int show_output;
 	int ignore_failure;
+	int keep_children;	/* let processes a run leaves behind live on (default: killed) */
 	const char *json_path;
 	const char *csv_path;
 	uint64_t seed;
@@ -114,6 +115,8 @@ struct campaign {
 	struct sigwatch sw;
 	struct spawner server;		/* forks the measured children */
 	char *failure_stderr;		/* stderr tail of the run that stopped us */
+	unsigned left_runs;		/* runs that left processes behind */
+	unsigned long long left_total;	/* processes they left */
 	struct execpaths xp;		/* equal-length links, if used */
 	char ***run_argv;		/* per variant: argv as exec'd */
 };

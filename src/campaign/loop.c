@@ -138,6 +138,7 @@ static int run_slot(struct campaign *c, const struct sched_slot *slot, struct er
 		spec.show_output = c->o->show_output;
 		spec.pin_cpu = c->o->pin_cpu;
 		spec.timeout_s = rs.timeout_s;
+		spec.keep_children = c->o->keep_children;
 		spec.events = rs.events;
 		spec.group = rs.leader;
 		spec.nevents = rs.nevents;
@@ -357,6 +358,7 @@ int campaign_run(struct campaign *c, struct error *err)
 								 : "all runs done");
 	if (c->o->ignore_failure)
 		campaign_note_ignored_failures(c);
+	campaign_note_left_behind(c);
 	strbuf_release(&l.status);
 	strbuf_release(&l.why);
 	/* Signals stay blocked until campaign_release: a second Ctrl-C while the

@@ -138,6 +138,7 @@ int campaign_run_failure(struct campaign *c, size_t run_index, const struct meas
 
 /* Notes at the end of the runs (record.c). */
 void campaign_note_ignored_failures(struct campaign *c);
+void campaign_note_left_behind(struct campaign *c);
 void campaign_note_interrupted(struct campaign *c, size_t total);
 
 /* Should the block loop stop after `blocks` measured blocks (stop.c)? 1 with

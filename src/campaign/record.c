@@ -1,8 +1,9 @@
 /*
  * Recording and persisting runs. A finished run becomes a record (status
- * from the spawn, values from every mechanism), then one line appended to
- * the journal next to `-o FILE` and rows appended to the CSV — O(1) per run,
- * so a campaign of ten thousand runs costs what one of ten does, per run.
+ * from the spawn, what it left behind, values from every mechanism), then
+ * one line appended to the journal next to `-o FILE` and rows appended to
+ * the CSV — O(1) per run, so a campaign of ten thousand runs costs what
+ * one of ten does, per run.
  * The full document (summaries, comparisons) is written once, at the end
  * or on an interrupt (campaign_finish); a kill -9 leaves the journal, which
  * `pmustat report` reads. An output that cannot be written stops the
@@ -29,6 +30,10 @@ static double now_epoch(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Runs noted one by one for leaving processes behind; the rest are summed
+ * up at the end (campaign_note_left_behind). */
+#define LEFT_NOTES_MAX 3
+
 static enum run_status status_of(const struct spawn_result *sp)
 {
 	switch (sp->outcome) {
@@ -43,6 +48,37 @@ static enum run_status status_of(const struct spawn_result *sp)
 	default:
 		return RUN_EXEC_FAILED;
 	}
+}
+
+static const char *left_fate(int kept)
+{
+	return kept ? "kept" : "killed";
+}
+
+/* "run 3 left 2 processes behind (killed): sleep[812], sleep[813]", or
+ * "run 3 timed out with 2 more processes running (killed): ..." */
+static void note_left_behind(struct campaign *c, const struct result_run *run,
+			     const struct spawn_result *sp)
+{
+	const char *ended = run->status == RUN_TIMEOUT ? "timed out"
+			    : run->status == RUN_INTERRUPTED ? "was interrupted" : NULL;
+	const char *s = sp->left == 1 ? "" : "es";
+
+	c->left_runs++;
+	c->left_total += sp->left;
+	if (c->left_runs > LEFT_NOTES_MAX)
+		return;
+	if (ended)
+		result_add_note(&c->res, NOTE_WARNING, NULL, NULL,
+				"run %d %s with %u more process%s running (killed): %s",
+				run->index + 1, ended, sp->left, s, sp->left_names);
+	else
+		result_add_note(&c->res, NOTE_WARNING, NULL,
+				sp->left_kept ? "they are still running: stop them yourself, or "
+						"drop --keep-children"
+					      : "use --keep-children to let them live on",
+				"run %d left %u process%s behind (%s): %s", run->index + 1, sp->left,
+				s, left_fate(sp->left_kept), sp->left_names);
 }
 
 size_t campaign_record(struct campaign *c, const struct sched_slot *slot, double start,
@@ -66,6 +102,10 @@ size_t campaign_record(struct campaign *c, const struct sched_slot *slot, double
 		run->exec_errno = sp->status;
 	else
 		run->signal = sp->status;
+	run->left_behind = sp->left;
+	run->left_kept = sp->left_kept;
+	if (sp->left)
+		note_left_behind(c, run, sp);
 	return (size_t)run->index;
 }
 
@@ -188,8 +228,8 @@ int campaign_run_failure(struct campaign *c, size_t run_index, const struct meas
 		error_hint(err, "use -i/--ignore-failure to keep going past failing runs");
 		break;
 	case RUN_TIMEOUT:
-		error_set(err, ERR_RUNTIME, "run %d of %u: '%s' timed out after %g s; its "
-			  "process group was killed", ordinal, total, cmd.buf, c->o->timeout_s);
+		error_set(err, ERR_RUNTIME, "run %d of %u: '%s' timed out after %g s; every "
+			  "process it started was killed", ordinal, total, cmd.buf, c->o->timeout_s);
 		error_hint(err, "raise --timeout, or use -i to leave timed-out runs out");
 		break;
 	default:
@@ -229,6 +269,17 @@ void campaign_note_ignored_failures(struct campaign *c)
 		result_add_note(&c->res, NOTE_WARNING, NULL, NULL,
 				"%zu of %zu runs timed out after %g s: left out of the "
 				"statistics (-i)", timeout, measured, c->o->timeout_s);
+}
+
+void campaign_note_left_behind(struct campaign *c)
+{
+	if (c->left_runs <= LEFT_NOTES_MAX)
+		return;
+	result_add_note(&c->res, NOTE_WARNING, NULL, NULL,
+			"%u of %zu runs left processes behind (%s), %llu in all; the first %d "
+			"are noted above, each run's count is in the JSON result (left_behind)",
+			c->left_runs, c->res.nruns, left_fate(c->o->keep_children),
+			c->left_total, LEFT_NOTES_MAX);
 }
 
 void campaign_note_interrupted(struct campaign *c, size_t total)

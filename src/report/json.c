@@ -119,6 +119,10 @@ json_t *report_json_run(const struct result *r, const struct result_run *run)
 		json_object_set_new(o, "signal", json_integer(run->signal));
 	if (run->status == RUN_EXEC_FAILED)
 		json_object_set_new(o, "error", json_string(strerror(run->exec_errno)));
+	if (run->left_behind) {
+		json_object_set_new(o, "left_behind", json_integer(run->left_behind));
+		json_object_set_new(o, "left_kept", json_boolean(run->left_kept));
+	}
 	for (size_t m = 0; m < r->nmetrics; m++)
 		json_object_set_new(vals, r->metrics[m].name,
 				    value_json(&r->metrics[m], &run->values[m]));
@@ -139,9 +143,10 @@ json_t *report_json_note(const struct result_note *n)
 
 static json_t *options_json(const struct result *r)
 {
-	return json_pack("{s:I, s:i, s:i, s:f, s:b, s:o, s:I}", "seed", (json_int_t)r->seed,
+	return json_pack("{s:I, s:i, s:i, s:f, s:b, s:b, s:o, s:I}", "seed", (json_int_t)r->seed,
 			 "repeat", (int)r->repeat, "warmup", (int)r->warmup,
-			 "timeout", r->timeout_s, "kernel_excluded", r->kernel_excluded,
+			 "timeout", r->timeout_s, "keep_children", r->keep_children,
+			 "kernel_excluded", r->kernel_excluded,
 			 "pin_cpu", r->pin_cpu < 0 ? json_null() : json_integer(r->pin_cpu),
 			 "env_pad_max", (json_int_t)r->env_pad_max);
 }

@@ -296,6 +296,8 @@ int report_json_add_run(struct result *r, json_t *o, struct error *err)
 		{ "env_pad", F_SIZE, &run->env_pad, 0, LLONG_MAX },
 		{ "exit_code", F_INT, &run->exit_code, INT_MIN, INT_MAX },
 		{ "signal", F_INT, &run->signal, 0, INT_MAX },
+		{ "left_behind", F_UINT, &run->left_behind, 0, INT_MAX },
+		{ "left_kept", F_BOOL, &run->left_kept },
 	};
 
 	if (read_fields(o, "run", fields, NFIELDS(fields), err) || read_status(run, o, err))
@@ -426,6 +428,7 @@ static int read_doc(struct result *r, json_t *doc, struct error *err)
 		{ "repeat", F_UINT, &r->repeat, 0, INT_MAX },
 		{ "warmup", F_UINT, &r->warmup, 0, INT_MAX },
 		{ "timeout", F_NUM, &r->timeout_s },
+		{ "keep_children", F_BOOL, &r->keep_children },
 		{ "kernel_excluded", F_BOOL, &r->kernel_excluded },
 		{ "pin_cpu", F_INT, &r->pin_cpu, -1, INT_MAX },
 		{ "env_pad_max", F_SIZE, &r->env_pad_max, 0, LLONG_MAX },

@@ -79,6 +79,9 @@ struct result_run {
 	int exit_code;		/* RUN_OK/RUN_FAILED */
 	int signal;		/* RUN_SIGNALED / killed by us */
 	int exec_errno;		/* RUN_EXEC_FAILED */
+	unsigned left_behind;	/* processes alive besides the command when it ended
+				 * (or when it was killed) */
+	int left_kept;		/* 1: they were let live (--keep-children), 0: killed */
 	struct result_value *values;
 };
 
@@ -107,6 +110,7 @@ struct result {
 	uint64_t seed;
 	unsigned repeat, warmup;
 	double timeout_s;
+	int keep_children;	/* processes runs leave behind live on (else killed) */
 	int kernel_excluded;	/* counters are user-space only */
 	int pin_cpu;		/* CPU the runs were pinned to, -1 = none */
 	size_t env_pad_max;	/* padding drawn from [0, env_pad_max] per block */

@@ -2,7 +2,9 @@
  * The measured run. Order matters: the counters are opened on the forked
  * child before it is released, and enable on its exec, so our own fork and
  * pipe work never lands in the counts. Counters are read after the child has
- * been reaped, when inherited counts from all its descendants are final.
+ * been reaped and the server has dealt with what it left behind (killed
+ * leftovers add their counts up to their death), when inherited counts from
+ * all its descendants are final.
  */
 #include "run/measure.h"
 
@@ -25,7 +27,8 @@ static void read_counters(const struct perf_set *set, struct measure_outcome *ou
 int measure_run(const struct measure_spec *spec, struct spawner *server, struct sigwatch *sw,
 		struct measure_outcome *out, struct error *err)
 {
-	struct spawn_opts so = { spec->argv, spec->envp, spec->show_output, spec->pin_cpu };
+	struct spawn_opts so = { spec->argv, spec->envp, spec->show_output, spec->pin_cpu,
+				 spec->keep_children };
 	struct perf_set set = { NULL, 0 };
 	struct spawn sp;
 	size_t n = spec->nevents ? spec->nevents : 1;
@@ -35,7 +38,7 @@ int measure_run(const struct measure_spec *spec, struct spawner *server, struct 
 	out->readings = xcalloc(n, sizeof(*out->readings));
 	out->read_ok = xcalloc(n, sizeof(int));
 	out->open_errno = xcalloc(n, sizeof(int));
-	if (spawn_start(&sp, server, &so, err)) {
+	if (spawn_start(&sp, server, sw, &so, err)) {
 		spawn_release(&sp);
 		return -1;
 	}

@@ -20,6 +20,7 @@ int sigwatch_init(struct sigwatch *sw, struct error *err)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGCHLD);
 	sw->stop_signal = 0;
+	sw->stops = 0;
 	/* A shell starts background jobs with SIGINT ignored, and an ignored
 	 * signal is discarded even while blocked: take the default so an explicit
 	 * `kill -INT` reaches the signalfd. (It stays blocked, so the default
@@ -52,8 +53,11 @@ static int sigwatch_read(struct sigwatch *sw)
 
 	if (read(sw->fd, &si, sizeof(si)) != (ssize_t)sizeof(si))
 		return 0;
-	if ((si.ssi_signo == SIGINT || si.ssi_signo == SIGTERM) && !sw->stop_signal)
-		sw->stop_signal = (int)si.ssi_signo;
+	if (si.ssi_signo == SIGINT || si.ssi_signo == SIGTERM) {
+		sw->stops++;
+		if (!sw->stop_signal)
+			sw->stop_signal = (int)si.ssi_signo;
+	}
 	return (int)si.ssi_signo;
 }
 

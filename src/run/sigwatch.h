@@ -16,6 +16,7 @@ struct sigwatch {
 	sigset_t old_mask;	/* restore in children and on release */
 	struct sigaction old_int, old_term;	/* dispositions to restore */
 	int stop_signal;	/* first SIGINT/SIGTERM seen, 0 if none */
+	int stops;		/* SIGINT/SIGTERM seen in all */
 };
 
 int sigwatch_init(struct sigwatch *sw, struct error *err);

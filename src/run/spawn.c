@@ -1,7 +1,11 @@
 /*
- * The pmustat side of spawning: talk to the spawn server (spawner.c), and
- * wait for the run's end, a timeout or a stop request with one poll() over
- * the server socket and the signalfd.
+ * The pmustat side of spawning: talk to the spawn server (spawner.c). Every
+ * wait for the server is one poll() over its socket and the signalfd, so a
+ * timeout or a Ctrl-C is seen whatever the server is doing: the first asks
+ * the server to kill the run; after a stop request the server has a few
+ * seconds to answer (it only has to kill and reap), and a second request, or
+ * the end of that grace, gives it up: it is killed, with the run's process
+ * group, and the campaign stops with an error instead of hanging.
  */
 #include "run/spawn.h"
 
@@ -13,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -21,6 +26,11 @@
 #include "core/selfpath.h"
 #include "core/strbuf.h"
 #include "run/spawn_proto.h"
+
+#define SERVER_GRACE_NS 3000000000ull	/* after a stop request */
+
+_Static_assert(sizeof(((struct spawn_result *)0)->left_names) > SPAWN_NAMES_MAX,
+	       "left_names holds what the server sends");
 
 uint64_t clock_now_ns(void)
 {
@@ -35,7 +45,7 @@ static void exec_spawner(const char *prog, int fd)
 	char arg[16];
 
 	/* The server's end must survive exec; everything else of ours closes
-	 * on exec or is closed here. */
+	 * on exec or is closed here. The server sets it close-on-exec again. */
 	if (fcntl(fd, F_SETFD, 0) == 0) {
 		snprintf(arg, sizeof(arg), "%d", fd);
 		execl(prog, "pmustat-spawner", arg, (char *)NULL);
@@ -43,16 +53,31 @@ static void exec_spawner(const char *prog, int fd)
 	_exit(127);
 }
 
+/* In the forked server, before it execs: die with pmustat. SIGHUP, not
+ * SIGKILL, so that the server can kill the run it is serving first. */
+static void serve_child(pid_t parent, const char *prog, int fd)
+{
+	prctl(PR_SET_PDEATHSIG, SIGHUP);
+	if (getppid() != parent)
+		_exit(0);	/* pmustat died before the line above */
+	if (prog)
+		exec_spawner(prog, fd);
+	spawner_serve(fd);
+}
+
 int spawner_start(struct spawner *s, struct error *err)
 {
 	char *prog = selfpath_find("PMUSTAT_SPAWNER", "pmustat-spawner", X_OK);
+	pid_t parent = getpid();
 	int sv[2];
 
-	s->pid = 0;
+	memset(s, 0, sizeof(*s));
 	s->sock = -1;
 	s->forked = prog == NULL;
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+		free(prog);
 		return error_set(err, ERR_RUNTIME, "cannot create socket: %s", strerror(errno));
+	}
 	s->pid = fork();
 	if (s->pid < 0) {
 		close(sv[0]);
@@ -62,9 +87,7 @@ int spawner_start(struct spawner *s, struct error *err)
 	}
 	if (s->pid == 0) {
 		close(sv[0]);
-		if (prog)
-			exec_spawner(prog, sv[1]);
-		spawner_serve(sv[1]);
+		serve_child(parent, prog, sv[1]);
 	}
 	free(prog);
 	close(sv[1]);
@@ -76,8 +99,11 @@ void spawner_stop(struct spawner *s)
 {
 	if (s->sock < 0)
 		return;
+	/* A healthy server kills what it was running and exits on EOF. */
 	close(s->sock);
 	s->sock = -1;
+	if (s->broken && s->pid > 0)
+		kill(s->pid, SIGKILL);
 	while (s->pid > 0 && waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	s->pid = 0;
@@ -95,8 +121,116 @@ static int server_gone(struct error *err)
 	return error_set(err, ERR_RUNTIME, "the spawn server stopped unexpectedly");
 }
 
-int spawn_start(struct spawn *sp, struct spawner *server, const struct spawn_opts *o,
-		struct error *err)
+/* The server did not answer after a stop request: kill it, and the run's
+ * process group, which it could not be trusted to kill any more. */
+static int give_up(struct spawn *sp, struct error *err)
+{
+	struct spawner *s = sp->server;
+
+	if (sp->pid > 0) {
+		kill(-sp->pid, SIGKILL);
+		kill(sp->pid, SIGKILL);
+	}
+	if (s->pid > 0)
+		kill(s->pid, SIGKILL);
+	s->broken = 1;
+	sp->pid = 0;
+	error_set(err, ERR_RUNTIME, "the spawn server did not answer after the stop request");
+	return error_hint(err, "it was killed, with the run it served; the finished runs are kept");
+}
+
+static uint64_t earliest(uint64_t a, uint64_t b)
+{
+	return !a ? b : !b ? a : a < b ? a : b;
+}
+
+static int wait_ms(uint64_t wake)
+{
+	uint64_t now;
+
+	if (!wake)
+		return -1;
+	now = clock_now_ns();
+	return now >= wake ? 0 : (int)((wake - now + 999999) / 1000000);
+}
+
+/* Should we give up on the server: the grace after a stop request is over,
+ * or another stop request came during it? Starts the grace on the first. */
+static int stop_expired(struct spawn *sp)
+{
+	const struct sigwatch *sw = sp->sw;
+
+	if (!sw || !sw->stop_signal)
+		return 0;
+	if (!sp->grace) {
+		sp->grace = clock_now_ns() + SERVER_GRACE_NS;
+		sp->stops = sw->stops;
+		return 0;
+	}
+	return sw->stops > sp->stops || clock_now_ns() >= sp->grace;
+}
+
+/* While the run goes (res given): on its deadline or a stop request, ask
+ * the server once to kill every process of the run. */
+static void maybe_kill(struct spawn *sp, uint64_t deadline, struct spawn_result *res)
+{
+	int stop = sp->sw && sp->sw->stop_signal;
+
+	if (!res || sp->kill_sent || !(stop || (deadline && clock_now_ns() >= deadline)))
+		return;
+	res->outcome = stop ? SPAWN_INTERRUPTED : SPAWN_TIMEOUT;
+	/* A failed write shows as the server gone at the next read. */
+	if (proto_write(sp->server->sock, "k", 1) == 0)
+		sp->kill_sent = 1;
+}
+
+/* Wait until the server's socket is readable (0), or give up on it (-1). */
+static int await_server(struct spawn *sp, uint64_t deadline, struct spawn_result *res)
+{
+	int have_sw = sp->sw && sp->sw->fd >= 0;
+
+	for (;;) {
+		struct pollfd p[2] = { { sp->server->sock, POLLIN, 0 },
+				       { have_sw ? sp->sw->fd : -1, POLLIN, 0 } };
+		uint64_t wake;
+		int r;
+
+		if (stop_expired(sp))
+			return -1;
+		maybe_kill(sp, deadline, res);
+		wake = earliest(res && !sp->kill_sent ? deadline : 0, sp->grace);
+		r = poll(p, have_sw ? 2 : 1, wait_ms(wake));
+		if ((r < 0 && errno != EINTR) || (r > 0 && p[0].revents))
+			return 0;	/* readable, or the read will say what is wrong */
+		if (r > 0 && (p[1].revents & POLLIN))
+			sigwatch_poll(sp->sw);
+	}
+}
+
+/* Read len bytes from the server, watching the deadline and stop requests. */
+static int server_read(struct spawn *sp, void *buf, size_t len, uint64_t deadline,
+		       struct spawn_result *res, struct error *err)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n;
+
+		if (await_server(sp, deadline, res))
+			return give_up(sp, err);
+		n = read(sp->server->sock, p, len);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			return server_gone(err);
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int spawn_start(struct spawn *sp, struct spawner *server, struct sigwatch *sw,
+		const struct spawn_opts *o, struct error *err)
 {
 	struct spawn_request rq = { SPAWN_MAGIC };
 	struct spawn_started st;
@@ -105,9 +239,11 @@ int spawn_start(struct spawn *sp, struct spawner *server, const struct spawn_opt
 
 	memset(sp, 0, sizeof(*sp));
 	sp->server = server;
+	sp->sw = sw;
 	sp->stderr_fd = o->show_output ? -1 : memfd_create("pmustat-stderr", MFD_CLOEXEC);
 	rq.show_output = o->show_output;
 	rq.pin_cpu = o->pin_cpu;
+	rq.keep_children = o->keep_children;
 	add_strings(&payload, o->argv, &rq.nargv);
 	if (o->envp)
 		add_strings(&payload, o->envp, &rq.nenv);
@@ -115,56 +251,17 @@ int spawn_start(struct spawn *sp, struct spawner *server, const struct spawn_opt
 		rq.nenv = -1;
 	rq.payload = (uint32_t)payload.len;
 	rq.has_stderr_fd = sp->stderr_fd >= 0;
-	rc = proto_send_fd(server->sock, &rq, sizeof(rq), sp->stderr_fd) ||
-	     proto_write(server->sock, payload.buf, payload.len) ||
-	     proto_read(server->sock, &st, sizeof(st));
+	rc = server->broken || proto_send_fd(server->sock, &rq, sizeof(rq), sp->stderr_fd) ||
+	     proto_write(server->sock, payload.buf, payload.len);
 	strbuf_release(&payload);
 	if (rc)
 		return server_gone(err);
+	if (server_read(sp, &st, sizeof(st), 0, NULL, err))
+		return -1;
 	if (!st.pid)
 		return error_set(err, ERR_RUNTIME, "cannot fork: %s", strerror(st.err));
 	sp->pid = st.pid;
 	return 0;
-}
-
-static void spawn_kill_group(struct spawn *sp)
-{
-	if (kill(-sp->pid, SIGKILL) && errno == ESRCH)
-		kill(sp->pid, SIGKILL);
-}
-
-static int wait_timeout_ms(uint64_t deadline)
-{
-	uint64_t now;
-
-	if (!deadline)
-		return -1;
-	now = clock_now_ns();
-	return now >= deadline ? 0 : (int)((deadline - now + 999999) / 1000000);
-}
-
-/* Wait until the server has something to say, killing the child's group
- * once on timeout or stop request. */
-static void wait_for_end(struct spawn *sp, struct sigwatch *sw, uint64_t deadline,
-			 struct spawn_result *res)
-{
-	int killed = 0;
-
-	for (;;) {
-		struct pollfd p[2] = { { sp->server->sock, POLLIN, 0 }, { sw->fd, POLLIN, 0 } };
-		int r;
-
-		if (!killed && (sw->stop_signal || (deadline && clock_now_ns() >= deadline))) {
-			res->outcome = sw->stop_signal ? SPAWN_INTERRUPTED : SPAWN_TIMEOUT;
-			spawn_kill_group(sp);
-			killed = 1;
-		}
-		r = poll(p, 2, killed ? -1 : wait_timeout_ms(deadline));
-		if (r > 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR)))
-			return;
-		if (r > 0 && (p[1].revents & POLLIN))
-			sigwatch_poll(sw);
-	}
 }
 
 static void fill_outcome(struct spawn_result *res, const struct spawn_finished *fin)
@@ -173,6 +270,8 @@ static void fill_outcome(struct spawn_result *res, const struct spawn_finished *
 
 	res->wall_ns = fin->wall_ns;
 	res->ru = fin->ru;
+	res->left = fin->left;
+	res->left_kept = fin->left_kept;
 	if (fin->exec_errno) {
 		res->outcome = SPAWN_EXEC_FAILED;
 		res->status = fin->exec_errno;
@@ -187,25 +286,39 @@ static void fill_outcome(struct spawn_result *res, const struct spawn_finished *
 	}
 }
 
+/* spawn_finished and the names after it, then 'd': the run is over. */
+static int read_finished(struct spawn *sp, uint64_t deadline, struct spawn_result *res,
+			 struct error *err)
+{
+	struct spawn_finished fin;
+
+	if (server_read(sp, &fin, sizeof(fin), deadline, res, err))
+		return -1;
+	if (fin.names_len > SPAWN_NAMES_MAX)
+		return server_gone(err);
+	if (server_read(sp, res->left_names, fin.names_len, 0, NULL, err))
+		return -1;
+	res->left_names[fin.names_len] = '\0';
+	proto_write(sp->server->sock, "d", 1);
+	sp->pid = 0;
+	fill_outcome(res, &fin);
+	return 0;
+}
+
 int spawn_run(struct spawn *sp, struct sigwatch *sw, double timeout_s,
 	      struct spawn_result *res, struct error *err)
 {
-	struct spawn_finished fin;
 	uint64_t deadline = 0;
 
 	memset(res, 0, sizeof(*res));
 	res->outcome = SPAWN_EXITED;
+	sp->sw = sw;
 	if (timeout_s > 0)
 		deadline = clock_now_ns() + (uint64_t)(timeout_s * 1e9);
 	if (proto_write(sp->server->sock, "g", 1))
 		return server_gone(err);
 	sp->released = 1;
-	wait_for_end(sp, sw, deadline, res);
-	if (proto_read(sp->server->sock, &fin, sizeof(fin)))
-		return server_gone(err);
-	sp->pid = 0;
-	fill_outcome(res, &fin);
-	return 0;
+	return read_finished(sp, deadline, res, err);
 }
 
 char *spawn_stderr_tail(const struct spawn *sp, size_t max)
@@ -233,16 +346,16 @@ char *spawn_stderr_tail(const struct spawn *sp, size_t max)
 
 void spawn_release(struct spawn *sp)
 {
-	struct spawn_finished fin;
+	if (sp->pid > 0 && sp->server && !sp->server->broken) {
+		/* Started, never finished: the server kills it (released or
+		 * not) and reports; the report is drained and dropped. */
+		struct spawn_result res = { 0 };
+		struct error err;
 
-	if (sp->pid > 0) {
-		/* Started, never finished: the server waits for go or for the
-		 * child; kill it, release it, and drain the report. */
-		spawn_kill_group(sp);
-		if (!sp->released && proto_write(sp->server->sock, "g", 1) == 0)
-			sp->released = 1;
-		if (sp->released)
-			proto_read(sp->server->sock, &fin, sizeof(fin));
+		if (!sp->kill_sent && proto_write(sp->server->sock, "k", 1) == 0)
+			sp->kill_sent = 1;
+		if (sp->kill_sent)
+			read_finished(sp, 0, &res, &err);
 		sp->pid = 0;
 	}
 	if (sp->stderr_fd >= 0)

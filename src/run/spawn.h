@@ -11,6 +11,13 @@
  * errno back when exec fails, so "cannot run 'prog'" is told apart from
  * "prog failed". Its stdout goes to /dev/null and its stderr to a memory file
  * (kept for error reports) unless output is shown; its stdin is /dev/null.
+ * It gets no descriptor of pmustat's or the server's (descriptors pmustat
+ * itself inherited pass through, as with any shell command).
+ *
+ * The server finds what a run leaves behind (run/tree.h), kills it unless
+ * asked to keep it, and reports how many; a timeout or a stop request kills
+ * every process of the run, not only its process group. Nothing the server
+ * forks outlives pmustat, even after a kill -9, but what keep_children kept.
  */
 #ifndef PMU_RUN_SPAWN_H
 #define PMU_RUN_SPAWN_H
@@ -28,6 +35,7 @@ struct spawner {
 	int sock;		/* stream socket to the server, -1 when stopped */
 	int forked;		/* 1 = no pmustat-spawner found: a fork of pmustat
 				 * serves, and children inherit its memory */
+	int broken;		/* it stopped answering and was killed */
 };
 
 /*
@@ -36,7 +44,7 @@ struct spawner {
  * there is none, fork pmustat itself and set forked (the caller says so in
  * a note: max-rss is then inflated for small programs). Call before
  * sigwatch_init: the server keeps the signal state it started with and gives
- * it to the children.
+ * it to the children. The server dies with pmustat (PR_SET_PDEATHSIG).
  */
 int spawner_start(struct spawner *s, struct error *err);
 void spawner_stop(struct spawner *s);
@@ -46,13 +54,18 @@ struct spawn_opts {
 	char *const *envp;	/* NULL: the environment pmustat had when the server started */
 	int show_output;	/* let the child's stdout/stderr through */
 	int pin_cpu;		/* sched_setaffinity to this CPU before exec; -1 = no */
+	int keep_children;	/* let processes the run leaves behind live on */
 };
 
 struct spawn {
 	struct spawner *server;
+	struct sigwatch *sw;	/* stop requests while waiting for the server */
 	pid_t pid;		/* the child, 0 once reaped */
 	int stderr_fd;		/* memfd holding the child's stderr, or -1 */
 	int released;		/* go sent */
+	int kill_sent;		/* 'k' sent: the server kills the run */
+	int stops;		/* stop requests seen while waiting */
+	uint64_t grace;		/* give up on the server after this (ns), or 0 */
 };
 
 enum spawn_outcome {
@@ -68,17 +81,27 @@ struct spawn_result {
 	int status;
 	uint64_t wall_ns;	/* from release to reaping, timed by the server */
 	struct rusage ru;
+	unsigned left;		/* processes alive besides the child when it ended
+				 * (or when the run was killed) */
+	int left_kept;		/* 1: they live on (keep_children), 0: killed */
+	char left_names[256];	/* "name[pid], ... and N more", printable */
 };
 
-/* Have the server fork the child (blocked before exec); sp->pid is its pid. */
-int spawn_start(struct spawn *sp, struct spawner *server, const struct spawn_opts *o,
-		struct error *err);
+/*
+ * Have the server fork the child (blocked before exec); sp->pid is its pid.
+ * Waiting for the server also watches sw (which may be NULL): after a stop
+ * request the server has a few seconds to answer, and a second request
+ * gives up at once; giving up kills the server (an error).
+ */
+int spawn_start(struct spawn *sp, struct spawner *server, struct sigwatch *sw,
+		const struct spawn_opts *o, struct error *err);
 
 /*
  * Release the child and wait for it: until it exits, timeout_s passes
- * (0 = none), or sw records a stop request. On timeout or stop the child's
- * process group is killed. Fills res; returns 0, or -1 only if waiting itself
- * failed (the server died).
+ * (0 = none), or sw records a stop request. On timeout or stop the server
+ * kills every process of the run. Fills res (with what the run left behind);
+ * returns 0, or -1 only if waiting itself failed (the server died or was
+ * given up).
  */
 int spawn_run(struct spawn *sp, struct sigwatch *sw, double timeout_s,
 	      struct spawn_result *res, struct error *err);

@@ -5,8 +5,17 @@
  *
  *   pmustat -> server  spawn_request + argv/envp strings (+ stderr memfd)
  *   server  -> pmustat spawn_started  (child pid, or errno of fork)
- *   pmustat -> server  one byte: 'g' go
- *   server  -> pmustat spawn_finished (exec errno, wait status, rusage, wall ns)
+ *   pmustat -> server  one byte: 'g' go, or 'k' kill the child unreleased
+ *   pmustat -> server  'k' while the child runs: kill every process of the
+ *                      run (timeout, stop request)
+ *   server  -> pmustat spawn_finished (exec errno, wait status, rusage, wall
+ *                      ns, processes left behind) + names_len bytes of names
+ *   pmustat -> server  'd': the run is over (a 'k' sent before it, crossing
+ *                      spawn_finished on the wire, is read and dropped)
+ *
+ * Every started run ends with spawn_finished and 'd', so the stream never
+ * carries a stray byte into the next request. When the socket closes (pmustat
+ * died), the server kills every process of the current run and exits.
  */
 #ifndef PMU_RUN_SPAWN_PROTO_H
 #define PMU_RUN_SPAWN_PROTO_H
@@ -15,7 +24,8 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-#define SPAWN_MAGIC 0x706d7573u	/* "pmus" */
+#define SPAWN_MAGIC 0x706d7574u	/* "pmut": the version with leftovers */
+#define SPAWN_NAMES_MAX 240	/* bytes of "name[pid]" list after spawn_finished */
 
 struct spawn_request {
 	uint32_t magic;
@@ -25,6 +35,7 @@ struct spawn_request {
 	int32_t nargv;
 	int32_t nenv;		/* -1: keep the server's environment */
 	int32_t has_stderr_fd;	/* an fd rides along with this message */
+	int32_t keep_children;	/* 1: let what the run leaves behind live on */
 };
 
 struct spawn_started {
@@ -37,9 +48,14 @@ struct spawn_finished {
 	int32_t wait_status;	/* as from wait4 */
 	uint64_t wall_ns;
 	struct rusage ru;
+	uint32_t left;		/* processes of the run alive when its first one ended
+				 * (or when the run was killed), the first excluded */
+	int32_t left_kept;	/* 1: they were let go, 0: killed */
+	uint32_t names_len;	/* bytes that follow, no NUL */
 };
 
-/* Whole-buffer I/O on the socket, retrying short transfers and EINTR. */
+/* Whole-buffer I/O on the socket, retrying short transfers and EINTR; never
+ * raises SIGPIPE. */
 int proto_write(int fd, const void *buf, size_t len);
 int proto_read(int fd, void *buf, size_t len);
 /* Send/receive len bytes with an optional fd (-1 = none). */

@@ -1,23 +1,39 @@
 /*
  * The spawn server (see spawn.h for why it exists). It is forked early and
  * stays small: it reads a request, forks the child, reports its pid, waits
- * for the go byte, releases the child, reaps it and reports how it ended.
+ * for the go byte, releases the child, waits for it (and for a kill request)
+ * in one poll() over the socket, a signalfd and the exec-error pipe, deals
+ * with what the run left behind (tree.c), and reports how it ended.
+ *
+ * It must never outlive pmustat, nor let a run do so. When the socket
+ * closes or pmustat's death signal (PR_SET_PDEATHSIG, SIGHUP) arrives, it
+ * kills every process of the current run and exits; SIGPIPE is ignored, so a
+ * write to a dead pmustat is an error, not a silent death that would strand
+ * a child. A forked child dies with the server until it is released, and
+ * holds neither the go-pipe's write end nor the socket. Every descriptor the
+ * server opens is close-on-exec: a measured program gets none of them.
+ *
  * It ignores SIGINT/SIGTERM (a Ctrl-C at the terminal reaches the whole
- * process group; pmustat decides what to do) and exits when pmustat closes
- * the socket. Children get back the signal state the server started with.
+ * process group; pmustat decides what to do). Children get back the signal
+ * state the server started with.
  */
 #include "run/spawn_proto.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "run/tree.h"
 
 extern char **environ;
 
@@ -26,7 +42,7 @@ int proto_write(int fd, const void *buf, size_t len)
 	const char *p = buf;
 
 	while (len) {
-		ssize_t n = write(fd, p, len);
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -112,10 +128,77 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-struct server_state {
-	struct sigaction orig_int, orig_term;
+struct server {
+	int sock;
+	int sigfd;		/* SIGCHLD, and SIGHUP: pmustat's death signal */
+	struct sigaction orig_int, orig_term, orig_pipe;
 	sigset_t orig_mask;
+	struct run_tree tree;
 };
+
+/* One run as the server sees it. */
+struct run {
+	const struct spawn_request *rq;
+	pid_t pid;
+	int go_wr, ex_rd;	/* -1 once closed */
+	int killed;		/* a kill request came: everything of the run goes */
+	int reaped;
+	uint64_t t0;
+	struct spawn_finished fin;
+	pid_t *left;		/* what the run left (or had, when killed) */
+	size_t nleft;
+	char names[SPAWN_NAMES_MAX + 1];
+};
+
+/* pmustat is gone: nothing of the current run may outlive it. */
+static void __attribute__((noreturn)) server_abandon(struct server *s, struct run *r)
+{
+	if (r && r->pid > 0) {
+		tree_signal_all(&s->tree);
+		if (!r->reaped)
+			while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		tree_main_reaped(&s->tree);
+		tree_kill(&s->tree);
+		tree_end(&s->tree);
+	}
+	tree_release(&s->tree);
+	_exit(0);
+}
+
+/* Read the signalfd; 1 when pmustat's death signal was among them. */
+static int drain_signals(struct server *s)
+{
+	struct signalfd_siginfo si;
+	int died = 0;
+
+	while (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+		died |= si.ssi_signo == SIGHUP;
+	return died;
+}
+
+/* Block until the socket is readable (0), or pmustat died (-1). */
+static int await_socket(struct server *s)
+{
+	for (;;) {
+		struct pollfd p[2] = { { s->sock, POLLIN, 0 }, { s->sigfd, POLLIN, 0 } };
+
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if ((p[1].revents & POLLIN) && drain_signals(s))
+			return -1;
+		if (p[0].revents)
+			return 0;
+	}
+}
+
+static int read_byte(struct server *s, char *c)
+{
+	return await_socket(s) || proto_read(s->sock, c, 1) ? -1 : 0;
+}
 
 static void child_fail(int fd, int e)
 {
@@ -139,36 +222,52 @@ static void split_strings(char *payload, int nargv, int nenv, char **argv, char 
 		envp[nenv] = NULL;
 }
 
+/* In the child, before release: die with the server, hold nothing of its. */
+static void child_detach(const struct server *s, int go_wr, int ex_rd)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != s->tree.self)
+		_exit(127);	/* the server died before the line above */
+	close(go_wr);
+	close(ex_rd);
+	close(s->sock);
+	close(s->sigfd);
+	setpgid(0, 0);
+	signal(SIGCHLD, SIG_DFL);
+	sigaction(SIGPIPE, &s->orig_pipe, NULL);
+	sigaction(SIGINT, &s->orig_int, NULL);
+	sigaction(SIGTERM, &s->orig_term, NULL);
+	sigprocmask(SIG_SETMASK, &s->orig_mask, NULL);
+}
+
 /* In the child: wait for the go byte, set up stdio and CPU, exec. */
-static void child_main(const struct server_state *st, const struct spawn_request *rq,
-		       char **argv, char **envp, int go_rd, int exec_wr, int stderr_fd)
+static void child_main(const struct server *s, const struct spawn_request *rq, char **argv,
+		       char **envp, const int go[2], const int ex[2], int stderr_fd)
 {
 	char c;
 	ssize_t r;
 	int devnull;
 
-	setpgid(0, 0);
-	signal(SIGPIPE, SIG_DFL);
-	signal(SIGCHLD, SIG_DFL);
-	sigaction(SIGINT, &st->orig_int, NULL);
-	sigaction(SIGTERM, &st->orig_term, NULL);
-	sigprocmask(SIG_SETMASK, &st->orig_mask, NULL);
+	child_detach(s, go[1], ex[0]);
 	do
-		r = read(go_rd, &c, 1);
+		r = read(go[0], &c, 1);
 	while (r < 0 && errno == EINTR);
-	if (r != 1)
+	if (r != 1 || c != 'g')
 		_exit(127);	/* pmustat gave up on this run */
+	/* Released: from here on the run's fate is the server's business
+	 * (tree.c), and the program starts with no death signal of ours. */
+	prctl(PR_SET_PDEATHSIG, 0);
 	if (rq->pin_cpu >= 0) {
 		cpu_set_t set;
 
 		CPU_ZERO(&set);
 		CPU_SET(rq->pin_cpu, &set);
 		if (sched_setaffinity(0, sizeof(set), &set))
-			child_fail(exec_wr, errno);
+			child_fail(ex[1], errno);
 	}
 	devnull = open("/dev/null", O_RDWR);
 	if (devnull < 0)
-		child_fail(exec_wr, errno);
+		child_fail(ex[1], errno);
 	dup2(devnull, 0);
 	if (!rq->show_output) {
 		dup2(devnull, 1);
@@ -178,7 +277,7 @@ static void child_main(const struct server_state *st, const struct spawn_request
 	if (devnull > 2)
 		close(devnull);
 	execvpe(argv[0], argv, rq->nenv >= 0 ? envp : environ);
-	child_fail(exec_wr, errno);
+	child_fail(ex[1], errno);
 }
 
 static int read_exec_errno(int fd)
@@ -192,82 +291,215 @@ static int read_exec_errno(int fd)
 	return r == (ssize_t)sizeof(e) ? e : 0;
 }
 
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* A kill request: note what the run had besides its first process, then
+ * kill all of it at once. */
+static void run_kill(struct server *s, struct run *r)
+{
+	if (r->killed)
+		return;
+	r->killed = 1;
+	r->nleft = tree_survey(&s->tree, &r->left);
+	tree_names(r->left, r->nleft, r->names, sizeof(r->names));
+	tree_signal_all(&s->tree);
+	close_fd(&r->go_wr);	/* an unreleased child reads EOF and exits */
+}
+
+static int try_reap(struct server *s, struct run *r)
+{
+	pid_t got;
+
+	do
+		got = wait4(r->pid, &r->fin.wait_status, WNOHANG, &r->fin.ru);
+	while (got < 0 && errno == EINTR);
+	if (got != r->pid)
+		return 0;
+	if (r->t0)
+		r->fin.wall_ns = now_ns() - r->t0;
+	r->reaped = 1;
+	tree_main_reaped(&s->tree);
+	return 1;
+}
+
+/* What the socket says while the child runs: 'k', or pmustat is gone. */
+static void on_socket(struct server *s, struct run *r)
+{
+	char c;
+
+	if (proto_read(s->sock, &c, 1))
+		server_abandon(s, r);
+	if (c == 'k')
+		run_kill(s, r);
+}
+
+/* Wait for the first process to end: its exit, a kill request, the exec
+ * error pipe, or pmustat's death, whichever comes. */
+static void run_wait(struct server *s, struct run *r)
+{
+	while (!try_reap(s, r)) {
+		struct pollfd p[3] = { { s->sock, POLLIN, 0 }, { s->sigfd, POLLIN, 0 },
+				       { r->ex_rd, POLLIN, 0 } };
+
+		if (poll(p, r->ex_rd >= 0 ? 3 : 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			server_abandon(s, r);
+		}
+		if (p[0].revents)
+			on_socket(s, r);
+		if ((p[1].revents & POLLIN) && drain_signals(s))
+			server_abandon(s, r);
+		if (r->ex_rd >= 0 && p[2].revents) {
+			r->fin.exec_errno = read_exec_errno(r->ex_rd);
+			close_fd(&r->ex_rd);
+		}
+	}
+	if (r->ex_rd >= 0)	/* the exec error, if any, was written before exit */
+		r->fin.exec_errno = read_exec_errno(r->ex_rd);
+	close_fd(&r->ex_rd);
+}
+
+/* After the first process: what is left is killed, or let go on request;
+ * a killed run was counted when the kill came. */
+static void run_leftovers(struct server *s, struct run *r)
+{
+	if (!r->killed) {
+		r->nleft = tree_survey(&s->tree, &r->left);
+		tree_names(r->left, r->nleft, r->names, sizeof(r->names));
+	}
+	if (r->nleft && r->rq->keep_children && !r->killed) {
+		tree_keep(&s->tree, r->left, r->nleft);
+		r->fin.left_kept = 1;
+	} else if (r->nleft || r->killed) {
+		tree_kill(&s->tree);
+	}
+	tree_end(&s->tree);
+	r->fin.left = (uint32_t)r->nleft;
+	r->fin.names_len = (uint32_t)strlen(r->names);
+}
+
+/* Report the end, then wait for pmustat's 'd' (dropping a late 'k'). */
+static void run_report(struct server *s, struct run *r)
+{
+	char c = 0;
+
+	if (proto_write(s->sock, &r->fin, sizeof(r->fin)) ||
+	    proto_write(s->sock, r->names, r->fin.names_len))
+		server_abandon(s, NULL);
+	while (c != 'd')
+		if (read_byte(s, &c))
+			server_abandon(s, NULL);
+}
+
+/* After the child was forked: report it, wait for go (or kill), run it. */
+static void run_child(struct server *s, struct run *r)
+{
+	struct spawn_started started = { r->pid, 0 };
+	char c;
+
+	tree_begin(&s->tree, r->pid);
+	if (proto_write(s->sock, &started, sizeof(started)) || read_byte(s, &c))
+		server_abandon(s, r);
+	if (c == 'g') {
+		r->t0 = now_ns();
+		if (write(r->go_wr, "g", 1) != 1)
+			run_kill(s, r);
+		close_fd(&r->go_wr);
+	} else {
+		run_kill(s, r);
+	}
+	run_wait(s, r);
+	run_leftovers(s, r);
+	run_report(s, r);
+}
+
 /* One request: fork, report, wait for go, release, reap, report. */
-static int serve_one(int sock, const struct server_state *st, const struct spawn_request *rq,
-		     char *payload, int stderr_fd)
+static void serve_one(struct server *s, const struct spawn_request *rq, char *payload,
+		      int stderr_fd)
 {
 	char **argv = calloc((size_t)rq->nargv + 1, sizeof(char *));
 	char **envp = calloc((size_t)(rq->nenv > 0 ? rq->nenv : 0) + 1, sizeof(char *));
 	struct spawn_started started = { 0, 0 };
-	struct spawn_finished fin;
-	int go[2], ex[2], rc = -1;
-	char g;
+	struct run r = { .rq = rq, .go_wr = -1, .ex_rd = -1 };
+	int go[2], ex[2];
 
 	if (!argv || !envp || pipe2(go, O_CLOEXEC) || pipe2(ex, O_CLOEXEC)) {
 		started.err = errno ? errno : ENOMEM;
-		proto_write(sock, &started, sizeof(started));
-		goto out;
+		goto fail;
 	}
 	split_strings(payload, rq->nargv, rq->nenv, argv, envp);
-	started.pid = fork();
-	if (started.pid == 0)
-		child_main(st, rq, argv, envp, go[0], ex[1], stderr_fd);
-	started.err = started.pid < 0 ? errno : 0;
-	if (started.pid < 0)
-		started.pid = 0;
-	else
-		setpgid(started.pid, started.pid);
+	r.pid = fork();
+	if (r.pid == 0)
+		child_main(s, rq, argv, envp, go, ex, stderr_fd);
 	close(go[0]);
 	close(ex[1]);
-	if (proto_write(sock, &started, sizeof(started)) || !started.pid ||
-	    proto_read(sock, &g, 1)) {
-		if (started.pid) {
-			kill(-started.pid, SIGKILL);
-			waitpid(started.pid, NULL, 0);
-		}
-		close(go[1]);
-		close(ex[0]);
-		goto out;
+	r.go_wr = go[1];
+	r.ex_rd = ex[0];
+	if (r.pid < 0) {
+		started.err = errno;
+		close_fd(&r.go_wr);
+		close_fd(&r.ex_rd);
+		goto fail;
 	}
-	memset(&fin, 0, sizeof(fin));
-	fin.wall_ns = now_ns();
-	if (write(go[1], "g", 1) != 1)
-		kill(-started.pid, SIGKILL);
-	close(go[1]);
-	fin.exec_errno = read_exec_errno(ex[0]);
-	close(ex[0]);
-	while (wait4(started.pid, &fin.wait_status, 0, &fin.ru) < 0 && errno == EINTR)
-		;
-	fin.wall_ns = now_ns() - fin.wall_ns;
-	rc = proto_write(sock, &fin, sizeof(fin));
+	setpgid(r.pid, r.pid);
+	run_child(s, &r);
+	free(r.left);
+	goto out;
+fail:
+	if (proto_write(s->sock, &started, sizeof(started)))
+		server_abandon(s, NULL);
 out:
 	free(argv);
 	free(envp);
-	return rc;
+}
+
+static void server_init(struct server *s, int sock)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	sigset_t set;
+
+	s->sock = sock;
+	/* Inherited across exec from pmustat on purpose; not further. */
+	fcntl(sock, F_SETFD, FD_CLOEXEC);
+	sigprocmask(SIG_SETMASK, NULL, &s->orig_mask);
+	sigaction(SIGINT, &ign, &s->orig_int);
+	sigaction(SIGTERM, &ign, &s->orig_term);
+	sigaction(SIGPIPE, &ign, &s->orig_pipe);
+	signal(SIGCHLD, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	s->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (s->sigfd < 0)
+		_exit(1);
+	tree_init(&s->tree);
 }
 
 void spawner_serve(int sock)
 {
-	struct server_state st;
-	struct sigaction ign = { .sa_handler = SIG_IGN };
+	struct server s;
 
-	sigprocmask(SIG_SETMASK, NULL, &st.orig_mask);
-	sigaction(SIGINT, &ign, &st.orig_int);
-	sigaction(SIGTERM, &ign, &st.orig_term);
-	signal(SIGCHLD, SIG_DFL);
+	server_init(&s, sock);
 	for (;;) {
 		struct spawn_request rq;
 		char *payload;
 		int fd;
 
-		if (proto_recv_fd(sock, &rq, sizeof(rq), &fd) || rq.magic != SPAWN_MAGIC)
-			_exit(0);	/* pmustat is gone, or the stream is broken */
+		if (await_socket(&s) || proto_recv_fd(sock, &rq, sizeof(rq), &fd) ||
+		    rq.magic != SPAWN_MAGIC || rq.nargv < 1 || rq.nenv < -1)
+			server_abandon(&s, NULL);	/* pmustat is gone, or the stream is broken */
 		payload = malloc((size_t)rq.payload + 1);
 		if (!payload || proto_read(sock, payload, rq.payload))
-			_exit(1);
+			server_abandon(&s, NULL);
 		payload[rq.payload] = '\0';
-		if (serve_one(sock, &st, &rq, payload, fd))
-			_exit(1);
+		serve_one(&s, &rq, payload, fd);
 		free(payload);
 		if (fd >= 0)
 			close(fd);
