@@ -5,6 +5,7 @@
 #include "report/analysis.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,15 +182,20 @@ static void cross_group_ratio(const struct result *r, struct metric_summary *ms)
 void analysis_compute(const struct result *r, struct analysis *a)
 {
 	memset(a, 0, sizeof(*a));
+	a->nvariants = r->nvariants;
+	a->nmetrics = r->nmetrics;
 	a->sum = xcalloc(r->nvariants * r->nmetrics + 1, sizeof(*a->sum));
+	a->at = xmalloc((r->nvariants * r->nmetrics + 1) * sizeof(*a->at));
 	for (size_t v = 0; v < r->nvariants; v++)
 		for (size_t m = 0; m < r->nmetrics; m++) {
 			struct metric_summary *ms;
 			double *x;
 			size_t n;
 
+			a->at[v * r->nmetrics + m] = SIZE_MAX;
 			if (!r->metrics[m].available)
 				continue;
+			a->at[v * r->nmetrics + m] = a->nsum;
 			ms = &a->sum[a->nsum++];
 			ms->variant = v;
 			ms->metric = m;
@@ -212,16 +218,19 @@ void analysis_release(struct analysis *a)
 	}
 	free(a->warnings);
 	free(a->sum);
+	free(a->at);
 	memset(a, 0, sizeof(*a));
 }
 
 const struct metric_summary *analysis_find(const struct analysis *a, size_t variant,
 					   size_t metric)
 {
-	for (size_t i = 0; i < a->nsum; i++)
-		if (a->sum[i].variant == variant && a->sum[i].metric == metric)
-			return &a->sum[i];
-	return NULL;
+	size_t i;
+
+	if (variant >= a->nvariants || metric >= a->nmetrics)
+		return NULL;
+	i = a->at[variant * a->nmetrics + metric];
+	return i == SIZE_MAX ? NULL : &a->sum[i];
 }
 
 static json_t *num(double x)
