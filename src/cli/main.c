@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/printable.h"
 #include "core/suggest.h"
 
 struct command {
@@ -30,11 +31,16 @@ static const struct command commands[] = {
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
+/* Messages quote names from anywhere (a result file, a recorded tree, the
+ * command line): shown with control characters escaped. */
 int cli_error(const struct error *err)
 {
-	fprintf(stderr, "error: %s\n", err->msg);
+	struct strbuf sb = STRBUF_INIT;
+
+	fprintf(stderr, "error: %s\n", printable_in(&sb, err->msg));
 	if (err->hint[0])
-		fprintf(stderr, "hint: %s\n", err->hint);
+		fprintf(stderr, "hint: %s\n", printable_in(&sb, err->hint));
+	strbuf_release(&sb);
 	return error_exit_code(err);
 }
 

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/printable.h"
 #include "report/analysis.h"
 #include "report/comparison.h"
 #include "report/texttable.h"
@@ -27,8 +28,11 @@ static void header(const struct result *r, const struct comparison_set *s, struc
 	else if (s->blocks_simulated)
 		strbuf_addf(out, " (+%zu simulated)", s->blocks_simulated);
 	strbuf_addf(out, ", seed %llu\n", (unsigned long long)r->seed);
-	if (r->stop_reason)
-		strbuf_addf(out, " stopped: %s\n", r->stop_reason);
+	if (r->stop_reason) {
+		strbuf_adds(out, " stopped: ");
+		strbuf_add_printable(out, r->stop_reason);
+		strbuf_addch(out, '\n');
+	}
 	strbuf_addch(out, '\n');
 }
 
@@ -92,10 +96,9 @@ static void verdict_cell(struct texttable *t, size_t row, const struct result *r
 	for (i = 0; word[i]; i++)
 		if (word[i] >= 'a' && word[i] <= 'z' && c->verdict != STATS_CHANGED_WITHIN_NOISE)
 			word[i] = (char)(word[i] - 'a' + 'A');
+	texttable_set(t, row, 8, "%s", word);
 	if (o->color && *verdict_color(c))
-		texttable_set(t, row, 8, "%s%s\033[0m", verdict_color(c), word);
-	else
-		texttable_set(t, row, 8, "%s", word);
+		texttable_color(t, row, 8, verdict_color(c));
 }
 
 static void ratio_cells(struct texttable *t, size_t row, const struct comparison *c)
@@ -162,6 +165,7 @@ static void rows(const struct result *r, const struct comparison_set *s,
 static void comparison_notes(const struct result *r, const struct comparison_set *s,
 			     struct strbuf *out)
 {
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 	int held = 0;
 
 	for (size_t i = 0; i < s->n; i++) {
@@ -170,8 +174,9 @@ static void comparison_notes(const struct result *r, const struct comparison_set
 			strbuf_addf(out, "  - warning: %s of %s is a count that should not vary, "
 				    "but its ratio ranged over [%.4f, %.4f]: check for "
 				    "nondeterminism in the program\n",
-				    r->metrics[s->c[i].metric].name,
-				    r->variants[s->c[i].variant].name, s->c[i].ci_lo, s->c[i].ci_hi);
+				    printable_in(&a, r->metrics[s->c[i].metric].name),
+				    printable_in(&b, r->variants[s->c[i].variant].name),
+				    s->c[i].ci_lo, s->c[i].ci_hi);
 	}
 	if (s->blocks_complete < s->blocks_total)
 		strbuf_addf(out, "  - %zu of %zu blocks dropped: a variant did not finish "
@@ -182,11 +187,13 @@ static void comparison_notes(const struct result *r, const struct comparison_set
 			    "Holm-adjusted p is not below %.2f across the %zu metrics\n",
 			    COMPARE_ALPHA, s->n / (r->nvariants - 1));
 	strbuf_addf(out, "  - ratio = variant / %s; verdicts against a ±%.1f%% noise band; "
-		    "centres are means ± cv\n", r->variants[r->baseline].name,
+		    "centres are means ± cv\n", printable_in(&a, r->variants[r->baseline].name),
 		    100 * r->noise_band);
 	strbuf_addf(out, "  - p: Wilcoxon signed-rank on the paired log ratios (Mann-Whitney "
 		    "when unpaired), Holm-adjusted across the metrics other than %s\n",
-		    r->primary ? r->primary : "the primary one");
+		    r->primary ? printable_in(&a, r->primary) : "the primary one");
+	strbuf_release(&a);
+	strbuf_release(&b);
 }
 
 void report_compare_table(const struct result *r, const struct table_opts *o,
