@@ -384,9 +384,22 @@ static int check_file(const struct catalog *cat, json_t *root, const char *file,
 	return 0;
 }
 
+/* Metric definitions and presets are shared: a uarch file's would be
+ * ignored, so they are refused. */
+static int check_shared_only(const struct catalog *cat, struct error *err)
+{
+	static const char *const keys[] = { "definitions", "presets" };
+
+	for (size_t i = 0; cat->d->u != cat->d->g && i < 2; i++)
+		if (json_object_get(cat->d->u, keys[i]))
+			return bad(cat->d->ufile, err, "'%s' belong in generic.json, which every "
+				   "uarch shares", keys[i]);
+	return 0;
+}
+
 int catalog_validate(const struct catalog *cat, struct error *err)
 {
-	if (check_file(cat, cat->d->g, cat->d->gfile, err) ||
+	if (check_shared_only(cat, err) || check_file(cat, cat->d->g, cat->d->gfile, err) ||
 	    (cat->d->u != cat->d->g && check_file(cat, cat->d->u, cat->d->ufile, err)))
 		return -1;
 	if (check_definitions(cat, err) || check_presets(cat, err))

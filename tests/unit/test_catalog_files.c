@@ -266,6 +266,8 @@ static void test_meaning(void **state)
 			"metric 'instructions': alias 'cycles' is not a name of its own");
 	refused_generic(f, PATH("presets", "cache"), json_string("cycles,nosuch"),
 			"preset 'cache' lists unknown metric 'nosuch'");
+	refused_uarch(f, PATH("presets"), json_pack("{s:s}", "mine", "cycles"),
+		      "'presets' belong in generic.json, which every uarch shares");
 }
 
 /* A chain of derived metrics 9 deep: one more than a file may nest. */
