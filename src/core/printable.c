@@ -80,6 +80,20 @@ const char *printable_in(struct strbuf *sb, const char *s)
 	return sb->buf;
 }
 
+int printable_utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = utf8_len(p);
+
+		if (!n)
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
 int printable_needs_escape(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

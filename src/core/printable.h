@@ -25,6 +25,9 @@ void strbuf_add_printable(struct strbuf *sb, const char *s);
  * strbuf_addf(out, "variant %s", printable_in(&tmp, name)). */
 const char *printable_in(struct strbuf *sb, const char *s);
 
+/* Is s well-formed UTF-8 (what a JSON string must be)? */
+int printable_utf8_valid(const char *s);
+
 /* Would strbuf_add_printable change s? */
 int printable_needs_escape(const char *s);
 

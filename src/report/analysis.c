@@ -11,6 +11,7 @@
 
 #include "catalog/catalog.h"
 #include "core/strbuf.h"
+#include "report/json.h"
 
 /* Below this many runs "far from the median" says little: with 3 runs of
  * tick-granular times one run is always "far". */
@@ -243,9 +244,10 @@ static json_t *summary_json(const struct result *r, const struct analysis *a,
 {
 	const struct stats_summary *s = &ms->s;
 	json_t *w = json_array();
-	json_t *o = json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			      "variant", r->variants[ms->variant].name,
-			      "metric", r->metrics[ms->metric].name, "n", (json_int_t)s->n,
+	json_t *o = json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			      "variant", report_json_text(r->variants[ms->variant].name),
+			      "metric", report_json_text(r->metrics[ms->metric].name),
+			      "n", (json_int_t)s->n,
 			      "mean", num(s->mean), "sd", num(s->sd), "cv", num(s->cv),
 			      "min", num(s->min), "max", num(s->max), "median", num(s->median),
 			      "q1", num(s->q1), "q3", num(s->q3), "mad", num(s->mad),
@@ -266,7 +268,7 @@ static json_t *summary_json(const struct result *r, const struct analysis *a,
 						  "p", num(s->drift_p), "flag", s->drift));
 	json_object_set_new(o, "slow_first_run", json_boolean(s->slow_first_run));
 	json_object_set_new(o, "multiplexed_runs_left_out", json_integer((json_int_t)ms->n_multiplexed));
-	json_object_set_new(o, "unit", json_string(r->metrics[ms->metric].unit));
+	json_object_set_new(o, "unit", report_json_text(r->metrics[ms->metric].unit));
 	if (ms->has_cross)
 		json_object_set_new(o, "cross_group_ratio",
 				    json_pack("{s:o, s:o, s:o, s:o, s:o, s:I, s:I}", "ratio",
@@ -276,7 +278,7 @@ static json_t *summary_json(const struct result *r, const struct analysis *a,
 					      (json_int_t)ms->cross.n_y, "n_denominator",
 					      (json_int_t)ms->cross.n_x));
 	for (size_t i = ms->warn_first; i < ms->warn_first + ms->warn_count; i++)
-		json_array_append_new(w, json_string(a->warnings[i].text));
+		json_array_append_new(w, report_json_text(a->warnings[i].text));
 	json_object_set_new(o, "warnings", w);
 	return o;
 }

@@ -13,6 +13,7 @@
 
 #include "core/strbuf.h"
 #include "report/analysis.h"
+#include "report/json.h"
 #include "stats/stop.h"
 #include "stats/tests.h"
 
@@ -441,10 +442,10 @@ json_t *comparisons_json(const struct result *r)
 	comparisons_compute(r, &s);
 	for (size_t i = 0; i < s.n; i++) {
 		const struct comparison *c = &s.c[i];
-		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:s}",
-				      "metric", r->metrics[c->metric].name,
-				      "baseline", r->variants[r->baseline].name,
-				      "variant", r->variants[c->variant].name,
+		json_t *o = json_pack("{s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:s}",
+				      "metric", report_json_text(r->metrics[c->metric].name),
+				      "baseline", report_json_text(r->variants[r->baseline].name),
+				      "variant", report_json_text(r->variants[c->variant].name),
 				      "method", method_names[c->method],
 				      "ratio", num(c->ratio), "ci_low", num(c->ci_lo),
 				      "ci_high", num(c->ci_hi), "p", num(c->p),

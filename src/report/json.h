@@ -15,7 +15,20 @@
 #include <jansson.h>
 
 #include "core/error.h"
+#include "core/strbuf.h"
 #include "report/result.h"
+
+/*
+ * A JSON string for s (NULL: null). JSON strings are UTF-8, and jansson
+ * refuses anything else, so a name or argument that is not (given in
+ * another encoding, read from a recorded cpuinfo) is written with its
+ * bytes that are not UTF-8, and its control characters, as \xNN text
+ * (core/printable.h), instead of vanishing from the document along with
+ * the object holding it. report_json_key() is the same for object keys
+ * (tmp holds the text when it had to change).
+ */
+json_t *report_json_text(const char *s);
+const char *report_json_key(struct strbuf *tmp, const char *s);
 
 /* A new JSON document for r (caller decrefs). */
 json_t *report_json(const struct result *r);

@@ -46,3 +46,15 @@ done
 run_pm 2 stat -e "ev${esc}[2J" -- true
 no_raw_escape err
 expect_in err "unknown event 'ev\\x1b[2J'"
+
+# Text that is not UTF-8 (a name or an argument in another encoding) cannot
+# be a JSON string: it is kept as \xNN text, not dropped (with its variant,
+# which once shifted every run onto the wrong variant).
+ff=$(printf '\377')
+run_pm 0 compare -q --blocks 1 -o u.json -n "A$ff" -- true -n B -- sh -c "true $ff"
+expect_eq "$(jv u.json variants.#)" 2 "variants in the document"
+expect_eq "$(jv u.json variants.0.name)" 'A\xff' "a name not in UTF-8"
+expect_eq "$(jv u.json variants.1.argv.2)" 'true \xff' "an argument not in UTF-8"
+expect_eq "$(jv u.json comparisons.0.baseline)" 'A\xff' "baseline of the comparison"
+run_pm 0 report u.json
+expect_in out 'A\xff'

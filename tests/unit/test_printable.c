@@ -60,6 +60,10 @@ static void test_utf8(void **state)
 	check("\355\240\200", "\\xed\\xa0\\x80");
 	check("\364\220\200\200", "\\xf4\\x90\\x80\\x80");
 	check("\200", "\\x80");
+	/* What a JSON string may hold: UTF-8, control characters included. */
+	assert_true(printable_utf8_valid("caf\303\251 \033[1m \360\237\230\200"));
+	assert_false(printable_utf8_valid("a\377"));
+	assert_false(printable_utf8_valid("\355\240\200"));
 }
 
 static void test_printable_in(void **state)
