@@ -2,9 +2,11 @@
 # shared DESIGN.md), so adding a file never means editing this Makefile.
 #
 #   make            build build/pmustat
-#   make check      install missing Debian packages, build, run unit + CLI tests,
+#   make check      install missing Debian packages, build, run unit + CLI tests
+#                   and the fuzz replays (tests/fuzz/corpus, tests/fuzz/regress),
 #                   then the same tests again under ASan+UBSan
 #   make asan       only the sanitizer build and its tests
+#   make fuzz       run each fuzz harness for FUZZ_SECONDS (clang; tests/fuzz/)
 #   make demo       the main job
 #   make bench      benchmarks (not tests: ratios against baselines)
 #   make install PREFIX=/usr/local
@@ -40,7 +42,7 @@ EXTRA_BINS := $(TOOLS)
 GEN_SRC :=
 # A fragment's first rule must not become the default goal.
 .DEFAULT_GOAL := all
--include $(sort $(wildcard workloads/*/build.mk data/build.mk lib/*/build.mk))
+-include $(sort $(wildcard workloads/*/build.mk data/build.mk lib/*/build.mk tests/*/build.mk))
 LIB_OBJ += $(GEN_SRC:%.c=$(BUILD)/%.o)
 
 .PHONY: all deps check unit clitest asan demo bench install clean
@@ -79,13 +81,13 @@ clitest: $(PMUSTAT) $(EXTRA_BINS)
 	@PMUSTAT=$(abspath $(PMUSTAT)) BUILD=$(abspath $(BUILD)) sh tests/cli/run.sh
 
 check: deps
-	@$(MAKE) --no-print-directory unit clitest
+	@$(MAKE) --no-print-directory unit clitest fuzz-replay
 	@$(MAKE) --no-print-directory asan
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \
 		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-		unit clitest
+		unit clitest fuzz-replay
 
 demo: deps
 	@$(MAKE) --no-print-directory all
@@ -109,6 +111,6 @@ install: all
 	install -m 644 docs/pmustat.1 $(DESTDIR)$(PREFIX)/share/man/man1/pmustat.1
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d)

@@ -2,9 +2,12 @@
 # Install the Debian packages pmustat needs to build and test, when missing.
 # As root this runs apt-get; otherwise it prints the exact command and fails,
 # because a build that silently lacks a dependency fails later and less clearly.
+# `install-deps.sh fuzz` adds what `make fuzz` needs: clang and its sanitizer
+# and libFuzzer runtimes (only recommended by clang, so named here).
 set -u
 PKGS="gcc make pkg-config libpfm4-dev libjansson-dev libelf-dev libdw-dev libcmocka-dev valgrind
 	elfutils lld"
+[ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-dev"
 missing=""
 for p in $PKGS; do
 	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)

@@ -237,10 +237,11 @@ static void merge_region(struct regions_result *res, json_t *reg)
 	row->open += u64_of(reg, "open");
 	counters = json_object_get(reg, "counters");
 	json_array_foreach(counters, k, c) {
-		struct region_value *v = &row->values[k];
+		struct region_value *v;
 
 		if (k >= res->nevents || !json_is_integer(json_object_get(c, "value")))
 			continue;
+		v = &row->values[k];
 		v->valid = 1;
 		v->value += u64_of(c, "value");
 		v->enabled += u64_of(c, "time_enabled");

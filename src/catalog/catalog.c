@@ -1,37 +1,64 @@
 /*
  * Loading the catalogue: the uarch's JSON file plus data/uarch/generic.json,
- * checked once at load so that resolution can trust every reference (a
- * formula naming a missing event is a bug in the data, reported with the
- * file and the entry). The JSON stays in jansson trees; the accessors below
- * are the only code that knows the file layout (documented in
- * data/uarch/README.md).
+ * checked once at load — first their shape (schema.c: every key known and
+ * of its type), then what the entries mean together (validate.c: a formula
+ * naming a missing event is a bug in the data) — so that resolution can
+ * trust every reference; errors name the file and the entry. The JSON stays
+ * in jansson trees; the accessors below are the only code that knows the
+ * file layout (documented in data/uarch/README.md).
  */
 #include "catalog/catalog_data.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/embed.h"
 #include "core/suggest.h"
-#include "host/sysfs.h"
 
 #define UARCH_PREFIX "data/uarch/"
 
 /* ---- reading the files ------------------------------------------------- */
 
-/* The text of data/uarch/NAME.json: from $PMUSTAT_DATA_DIR/uarch/ when that
- * is set, else embedded in the binary. */
-static json_t *load_file(const char *name, struct error *err)
+/* A catalogue file is a few hundred KiB; a bound keeps a mistake cheap. */
+#define FILE_MAX (64u << 20)
+
+/* JSON from a file under $PMUSTAT_DATA_DIR (a regular file only: a FIFO
+ * there would otherwise hang the load), or NULL with why in je.text. */
+static json_t *load_path(const char *path, json_error_t *je)
+{
+	struct strbuf text = STRBUF_INIT;
+	int rc = strbuf_read_regular(&text, path, FILE_MAX);
+	json_t *root = NULL;
+
+	if (rc < 0)
+		snprintf(je->text, sizeof(je->text), "%s", strerror(errno));
+	else if (rc == 1)
+		snprintf(je->text, sizeof(je->text), "larger than %u MiB", FILE_MAX >> 20);
+	else if (rc == 2)
+		snprintf(je->text, sizeof(je->text), "not a regular file");
+	else
+		root = json_loadb(text.buf, text.len, 0, je);
+	strbuf_release(&text);
+	return root;
+}
+
+/* The JSON of data/uarch/NAME.json: from $PMUSTAT_DATA_DIR/uarch/ when that
+ * is set, else embedded in the binary. *file names what was read (for
+ * messages), also on failure. */
+static json_t *load_file(const char *name, char **file, struct error *err)
 {
 	const char *dir = getenv("PMUSTAT_DATA_DIR");
 	struct strbuf path = STRBUF_INIT;
 	json_error_t je;
 	json_t *root = NULL;
 
+	memset(&je, 0, sizeof(je));
 	if (dir && *dir) {
 		strbuf_addf(&path, "%s/uarch/%s.json", dir, name);
-		root = json_load_file(path.buf, 0, &je);
+		root = load_path(path.buf, &je);
 	} else {
 		size_t len;
 		const char *text;
@@ -43,11 +70,17 @@ static json_t *load_file(const char *name, struct error *err)
 		else
 			snprintf(je.text, sizeof(je.text), "not embedded in this build");
 	}
-	if (!root) {
+	if (!root && je.line > 0)
+		error_set(err, ERR_RUNTIME, "cannot load catalogue '%s': %s (line %d)", path.buf,
+			  je.text, je.line);
+	else if (!root)
 		error_set(err, ERR_RUNTIME, "cannot load catalogue '%s': %s", path.buf, je.text);
+	if (!root && dir && *dir)
+		error_hint(err, "fix the file, or unset PMUSTAT_DATA_DIR to use the built-in "
+			   "catalogue");
+	else if (!root)
 		error_hint(err, "rebuild with 'make'; data files are embedded at build time");
-	}
-	strbuf_release(&path);
+	*file = strbuf_detach(&path);
 	return root;
 }
 
@@ -113,7 +146,7 @@ static json_t *load_aliases(void)
 		json_t *root;
 
 		strbuf_addf(&path, "%s/uarch-aliases.json", dir);
-		root = json_load_file(path.buf, 0, &je);
+		root = load_path(path.buf, &je);
 		strbuf_release(&path);
 		return root;
 	} else {
@@ -323,161 +356,6 @@ int catalog_cache_geometry(const struct catalog *cat, struct catalog_caches *out
 	return 0;
 }
 
-/* ---- validation -------------------------------------------------------- */
-
-static int bad(const struct catalog *cat, struct error *err, const char *fmt, const char *a,
-	       const char *b)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addf(&sb, fmt, a, b);
-	error_set(err, ERR_RUNTIME, "catalogue '" UARCH_PREFIX "%s.json': %s", cat->uarch, sb.buf);
-	strbuf_release(&sb);
-	return error_hint(err, "fix the data file (see data/uarch/README.md)");
-}
-
-/* Every field of a native event must be a format term of its PMU. */
-static int check_event(const struct catalog *cat, json_t *e, struct error *err)
-{
-	const char *name = jstr(e, "name"), *role = jstr(e, "pmu");
-	json_t *pmu = role ? cat_pmu(cat->d, role) : NULL, *fmt;
-	const char *term;
-	json_t *v;
-
-	if (!name || !pmu)
-		return bad(cat, err, "event '%s' has no known PMU '%s'", name ? name : "?",
-			   role ? role : "?");
-	if (jstr(e, "perf"))
-		return 0;
-	fmt = json_object_get(pmu, "format");
-	json_object_foreach(fmt, term, v) {
-		struct sysfs_format f;
-		struct error e2;
-
-		if (sysfs_format_parse(json_string_value(v), &f, &e2) < 0)
-			return bad(cat, err, "PMU format '%s': %s", term, e2.msg);
-	}
-	for (size_t k = 0; k < CAT_NFIELDS; k++)
-		if (json_object_get(e, cat_fields[k]) && !json_object_get(fmt, cat_fields[k]))
-			return bad(cat, err, "event '%s' sets '%s', which its PMU has no format for",
-				   name, cat_fields[k]);
-	if (!json_object_get(e, "event"))
-		return bad(cat, err, "event '%s' has neither 'event' nor 'perf'%s", name, "");
-	return 0;
-}
-
-static int check_formula(const struct catalog *cat, const char *metric, const char *formula,
-			 int over_metrics, struct error *err)
-{
-	char **names;
-	size_t n;
-	int r = 0;
-
-	if (formula_names(formula, &names, &n, err) < 0)
-		return error_prefix(err, "catalogue '%s', metric '%s'", cat->uarch, metric);
-	for (size_t i = 0; i < n; i++) {
-		if (!r && over_metrics && !cat_definition(cat->d, names[i]))
-			r = bad(cat, err, "derived metric '%s' uses unknown metric '%s'", metric,
-				names[i]);
-		else if (!r && !over_metrics && !cat_event(cat->d, names[i]))
-			r = bad(cat, err, "metric '%s' uses unknown event '%s'", metric, names[i]);
-		free(names[i]);
-	}
-	free(names);
-	return r;
-}
-
-/* A positive integer member, else 0. */
-static uint64_t jpositive(const json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_integer(v) && json_integer_value(v) > 0 ?
-		(uint64_t)json_integer_value(v) : 0;
-}
-
-/* One level of "caches": whole sets of ways x line (a power of two, as
- * every cache line is), a known sharing scope, and where it comes from. */
-static int check_cache_level(const struct catalog *cat, const char *name, json_t *c,
-			     struct error *err)
-{
-	static const char *const scopes[] = { "core", "ccx", "cluster", "socket" };
-	uint64_t size = jpositive(c, "size"), ways = jpositive(c, "ways");
-	uint64_t line = jpositive(c, "line");
-	const char *shared = jstr(c, "shared");
-	size_t k = 0;
-
-	if (!size || !ways || !line || ways > 4096 || line > 4096)
-		return bad(cat, err, "caches.%s needs 'size', 'ways' and 'line' as positive "
-			   "integers%s", name, "");
-	if ((line & (line - 1)) || size % (ways * line))
-		return bad(cat, err, "caches.%s: %s", name, "'size' is not a whole number of "
-			   "sets of 'ways' x 'line' bytes, or 'line' is not a power of two");
-	while (k < sizeof(scopes) / sizeof(scopes[0]) && (!shared || strcmp(shared, scopes[k])))
-		k++;
-	if (k == sizeof(scopes) / sizeof(scopes[0]))
-		return bad(cat, err, "caches.%s: 'shared' is '%s', not one of core, ccx, "
-			   "cluster, socket", name, shared ? shared : "");
-	if (!jstr(c, "source"))
-		return bad(cat, err, "caches.%s has no 'source'%s", name, "");
-	return 0;
-}
-
-/* "caches" is optional (generic.json has none); when there, l1i, l1d and l2
- * are required and unknown keys are refused, so that a typo is not a level
- * silently missing. */
-static int check_caches(const struct catalog *cat, struct error *err)
-{
-	json_t *c = json_object_get(cat->d->u, "caches"), *v;
-	const char *key;
-
-	if (!c)
-		return 0;
-	if (!json_is_object(c))
-		return bad(cat, err, "'caches' is not an object%s%s", "", "");
-	json_object_foreach(c, key, v) {
-		if (!strcmp(key, "source") || !strcmp(key, "note"))
-			continue;
-		if (strcmp(key, "l1i") && strcmp(key, "l1d") && strcmp(key, "l2") &&
-		    strcmp(key, "l3"))
-			return bad(cat, err, "caches: unknown key '%s' (levels are l1i, l1d, "
-				   "l2, l3)%s", key, "");
-		if (check_cache_level(cat, key, v, err) < 0)
-			return -1;
-	}
-	if (!json_object_get(c, "l1i") || !json_object_get(c, "l1d") ||
-	    !json_object_get(c, "l2"))
-		return bad(cat, err, "caches needs at least l1i, l1d and l2%s%s", "", "");
-	return 0;
-}
-
-static int validate(const struct catalog *cat, struct error *err)
-{
-	const char *key;
-	json_t *v, *step;
-	size_t i, k;
-
-	json_array_foreach(json_object_get(cat->d->u, "events"), i, v)
-		if (check_event(cat, v, err) < 0)
-			return -1;
-	json_array_foreach(json_object_get(cat->d->g, "events"), i, v)
-		if (check_event(cat, v, err) < 0)
-			return -1;
-	json_object_foreach(json_object_get(cat->d->u, "metrics"), key, v) {
-		if (!cat_definition(cat->d, key))
-			return bad(cat, err, "metric '%s' is not defined in generic.json%s", key, "");
-		json_array_foreach(v, k, step)
-			if (jstr(step, "formula") &&
-			    check_formula(cat, key, jstr(step, "formula"), 0, err) < 0)
-				return -1;
-	}
-	json_array_foreach(json_object_get(cat->d->g, "definitions"), i, v)
-		if (jstr(v, "formula") &&
-		    check_formula(cat, jstr(v, "name"), jstr(v, "formula"), 1, err) < 0)
-			return -1;
-	return check_caches(cat, err);
-}
-
 /* ---- load -------------------------------------------------------------- */
 
 static int unknown_uarch(const char *name, struct error *err)
@@ -548,14 +426,17 @@ int catalog_load(struct catalog *cat, const char *uarch, struct error *err)
 	cat->uarch = file;
 	cat->requested = strcmp(file, uarch) ? xstrdup(uarch) : NULL;
 	cat->d = xcalloc(1, sizeof(*cat->d));
-	cat->d->g = load_file("generic", err);
-	if (!cat->d->g)
+	cat->d->g = load_file("generic", &cat->d->gfile, err);
+	if (!cat->d->g || catalog_check_shape(cat->d->g, cat->d->gfile, err))
 		goto fail;
-	if (!strcmp(cat->uarch, "generic"))
+	if (!strcmp(cat->uarch, "generic")) {
 		cat->d->u = json_incref(cat->d->g);
-	else if (!(cat->d->u = load_file(cat->uarch, err)))
+		cat->d->ufile = xstrdup(cat->d->gfile);
+	} else if (!(cat->d->u = load_file(cat->uarch, &cat->d->ufile, err)) ||
+		   catalog_check_shape(cat->d->u, cat->d->ufile, err)) {
 		goto fail;
-	if (validate(cat, err) < 0)
+	}
+	if (catalog_validate(cat, err) < 0)
 		goto fail;
 	return 0;
 fail:
@@ -568,6 +449,8 @@ void catalog_release(struct catalog *cat)
 	if (cat->d) {
 		json_decref(cat->d->g);
 		json_decref(cat->d->u);
+		free(cat->d->gfile);
+		free(cat->d->ufile);
 		free(cat->d);
 	}
 	free(cat->uarch);

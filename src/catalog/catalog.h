@@ -231,7 +231,8 @@ int catalog_cache_geometry(const struct catalog *cat, struct catalog_caches *out
  */
 
 /* The distinct names a formula uses, in order of first use (free each and
- * the array with free()); -1 on a syntax error. */
+ * the array with free()); -1 on a syntax error, on nesting deeper than 64
+ * parentheses or unary minus signs, and on a NULL formula. */
 int formula_names(const char *formula, char ***names, size_t *n, struct error *err);
 
 /* Value lookup for formula_eval: return 0 and set *v, or -1 if unknown. */

@@ -4,7 +4,9 @@
  * either collects the names used or evaluates with a caller-supplied
  * lookup. Kept tiny on purpose: the catalogue needs arithmetic, not a
  * language. Names may contain '-' inside a word, which is why subtraction
- * needs spaces around it.
+ * needs spaces around it. Formulas come from data files (and results), so
+ * nesting is bounded: the parser recurses once per '(' or unary '-', and a
+ * file of opening parentheses must be a syntax error, not a stack overflow.
  */
 #include "catalog/catalog.h"
 
@@ -13,8 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Far beyond any formula of the catalogue (they nest two or three deep). */
+#define MAX_NESTING 64
+
 struct fparse {
 	const char *src, *p;
+	int depth;		/* ( and unary - being parsed */
 	formula_lookup get;	/* NULL: collect names instead of evaluating */
 	void *ctx;
 	char **names;
@@ -35,8 +41,9 @@ static void skip_blank(struct fparse *f)
 
 static int syntax(struct fparse *f, const char *what)
 {
-	error_set(f->err, ERR_RUNTIME, "bad formula '%s': %s at offset %d", f->src, what,
-		  (int)(f->p - f->src));
+	/* Quoted in part: the formula may be a file's worth of text. */
+	error_set(f->err, ERR_RUNTIME, "bad formula '%.80s%s': %s at offset %zu", f->src,
+		  strlen(f->src) > 80 ? "..." : "", what, (size_t)(f->p - f->src));
 	return error_hint(f->err, "formulas use names, numbers, + - * / and parentheses; "
 			  "write subtraction as 'a - b'");
 }
@@ -76,28 +83,35 @@ static int name_value(struct fparse *f, double *v)
 	return r;
 }
 
+static int primary(struct fparse *f, double *v);
+
+/* A nested primary: '(' expr ')' or '-' primary, within MAX_NESTING. */
+static int nested(struct fparse *f, double *v)
+{
+	int r;
+
+	if (f->depth == MAX_NESTING)
+		return syntax(f, "nested too deeply");
+	f->depth++;
+	if (*f->p++ == '-') {
+		if ((r = primary(f, v)) == 0)
+			*v = -*v;
+	} else if ((r = expr(f, v)) == 0) {
+		skip_blank(f);
+		r = *f->p == ')' ? 0 : syntax(f, "missing ')'");
+		f->p += r == 0;
+	}
+	f->depth--;
+	return r;
+}
+
 static int primary(struct fparse *f, double *v)
 {
 	char *end;
 
 	skip_blank(f);
-	if (*f->p == '(') {
-		f->p++;
-		if (expr(f, v) < 0)
-			return -1;
-		skip_blank(f);
-		if (*f->p != ')')
-			return syntax(f, "missing ')'");
-		f->p++;
-		return 0;
-	}
-	if (*f->p == '-') {
-		f->p++;
-		if (primary(f, v) < 0)
-			return -1;
-		*v = -*v;
-		return 0;
-	}
+	if (*f->p == '(' || *f->p == '-')
+		return nested(f, v);
 	if (isdigit((unsigned char)*f->p)) {
 		*v = strtod(f->p, &end);
 		f->p = end;
@@ -159,13 +173,21 @@ static int run(struct fparse *f, double *v)
 	return *f->p ? syntax(f, "unexpected character") : 0;
 }
 
+static int no_formula(struct error *err)
+{
+	error_set(err, ERR_RUNTIME, "no formula given");
+	return error_hint(err, "give a formula of names, numbers, + - * / and parentheses");
+}
+
 int formula_names(const char *formula, char ***names, size_t *n, struct error *err)
 {
-	struct fparse f = { formula, formula, NULL, NULL, NULL, 0, 0, err };
+	struct fparse f = { formula, formula, 0, NULL, NULL, NULL, 0, 0, err };
 	double v;
 
 	*names = NULL;
 	*n = 0;
+	if (!formula)
+		return no_formula(err);
 	if (run(&f, &v) < 0) {
 		for (size_t i = 0; i < f.n; i++)
 			free(f.names[i]);
@@ -180,7 +202,9 @@ int formula_names(const char *formula, char ***names, size_t *n, struct error *e
 int formula_eval(const char *formula, formula_lookup get, void *ctx, double *out,
 		 struct error *err)
 {
-	struct fparse f = { formula, formula, get, ctx, NULL, 0, 0, err };
+	struct fparse f = { formula, formula, 0, get, ctx, NULL, 0, 0, err };
 
+	if (!formula)
+		return no_formula(err);
 	return run(&f, out);
 }

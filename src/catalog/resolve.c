@@ -656,9 +656,11 @@ int catalog_resolve(const struct catalog *cat, const char *metric_list,
 	out->uarch = xstrdup(cat->uarch);
 	out->host_checked = x.ctx->model != NULL;
 	n = event_list_split(metric_list, &items, err);
-	if (n < 0)
+	if (n < 0) {
+		resolution_release(out);
 		return error_hint(err, "separate metrics with single commas, as in "
 				  "'-m ipc,l2-mpki' (pmustat list)");
+	}
 	expand_list(cat, items, n, &list);
 	event_list_free(items);
 	n = event_list_split(list.buf, &items, err);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/printable.h"
 #include "core/suggest.h"
 
 struct command {
@@ -30,11 +31,16 @@ static const struct command commands[] = {
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
+/* Messages quote names from anywhere (a result file, a recorded tree, the
+ * command line): shown with control characters escaped. */
 int cli_error(const struct error *err)
 {
-	fprintf(stderr, "error: %s\n", err->msg);
+	struct strbuf sb = STRBUF_INIT;
+
+	fprintf(stderr, "error: %s\n", printable_in(&sb, err->msg));
 	if (err->hint[0])
-		fprintf(stderr, "hint: %s\n", err->hint);
+		fprintf(stderr, "hint: %s\n", printable_in(&sb, err->hint));
+	strbuf_release(&sb);
 	return error_exit_code(err);
 }
 
@@ -64,33 +70,42 @@ int cli_parse(int argc, const char **argv, const struct option *opts, const char
 	return 0;
 }
 
+/* Does option word a take the next argument as its value ("--name value")? */
+static int takes_next(const struct option *opts, const char *a)
+{
+	if (strchr(a, '='))
+		return 0;
+	for (const struct option *o = opts; o->type != OPT_END; o++)
+		if (o->argh && ((a[1] == '-' && o->long_name && !strcmp(a + 2, o->long_name)) ||
+				(a[1] != '-' && !a[2] && a[1] == o->short_name)))
+			return 1;
+	return 0;
+}
+
+/* Options (with their values) in the first pass, positional arguments in
+ * the second, each in the order given: there is no limit on either. */
 int cli_split_positional(int argc, const char **argv, const struct option *opts,
 			 const char **out)
 {
-	int n = 0, npos = 0;
-	const char *pos[64];
+	int n = 0, first = 0;
 
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < argc; i++) {
+			const char *a = argv[i];
+			int option = a[0] == '-' && a[1];
+			int value = option && i + 1 < argc && takes_next(opts, a);
 
-		if (a[0] != '-' || !a[1]) {
-			if (npos < 64)
-				pos[npos++] = a;
-			continue;
-		}
-		out[n++] = a;
-		/* "--name value": the value belongs to the option */
-		for (const struct option *o = opts; o->type != OPT_END; o++)
-			if (o->argh && i + 1 < argc && !strchr(a, '=') &&
-			    ((a[1] == '-' && o->long_name && !strcmp(a + 2, o->long_name)) ||
-			     (a[1] != '-' && !a[2] && a[1] == o->short_name))) {
-				out[n++] = argv[++i];
-				break;
+			if (option == !pass) {
+				out[n++] = a;
+				if (value)
+					out[n++] = argv[i + 1];
 			}
+			i += value;
+		}
+		if (!pass)
+			first = n;
 	}
-	for (int i = 0; i < npos; i++)
-		out[n++] = pos[i];
-	return argc - npos;
+	return first;
 }
 
 static void usage(FILE *f)

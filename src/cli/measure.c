@@ -11,13 +11,18 @@
 
 #include "cli/cli.h"
 #include "cli/measure.h"
+#include "core/printable.h"
 #include "report/json.h"
 
 static void progress_line(const struct campaign_progress *p, void *data)
 {
+	struct strbuf status = STRBUF_INIT;
+
 	(void)data;
+	/* The status names metrics, which regions of the program may name. */
 	fprintf(stderr, "\r\033[Kpmustat: run %zu/%zu%s%s", p->done, p->total,
-		*p->status ? ", " : "", p->status);
+		*p->status ? ", " : "", printable_in(&status, p->status));
+	strbuf_release(&status);
 	if (p->left_s >= 0)
 		fprintf(stderr, ", at most %.0f s left", p->left_s);
 	fflush(stderr);

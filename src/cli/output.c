@@ -4,7 +4,8 @@
  * (a full disk, a closed pipe) is caught by the command that made it and
  * becomes its exit code. Every failure to write stdout is reported by
  * cli_stdout_error(), here and in main()'s check at exit, in the same
- * words and only once.
+ * words and only once. Text is printed with control characters escaped
+ * (core/printable.h), as error messages are.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/printable.h"
 
 /* The layout of every JSON view pmustat prints (list, explain, doctor). */
 #define CLI_JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER)
@@ -34,13 +36,37 @@ static int write_failed(int errnum)
 	return cli_stdout_error(errnum);
 }
 
+/* The views printed here (list, explain, doctor) use no colour, so every
+ * control character but the newline came from data — a PMU name from a
+ * recorded tree, a catalogue text — and is shown escaped. */
+static void printable_lines(const struct strbuf *sb, struct strbuf *out)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	for (const char *p = sb->buf, *end = sb->buf + sb->len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		strbuf_reset(&line);
+		strbuf_add(&line, p, n);
+		strbuf_add_printable(out, line.buf);
+		if (nl)
+			strbuf_addch(out, '\n');
+		p += n + (nl != NULL);
+	}
+	strbuf_release(&line);
+}
+
 int cli_print(struct strbuf *sb)
 {
+	struct strbuf safe = STRBUF_INIT;
 	int bad;
 
-	errno = 0;
-	bad = fwrite(sb->buf ? sb->buf : "", 1, sb->len, stdout) != sb->len || fflush(stdout);
+	printable_lines(sb, &safe);
 	strbuf_release(sb);
+	errno = 0;
+	bad = fwrite(safe.buf, 1, safe.len, stdout) != safe.len || fflush(stdout);
+	strbuf_release(&safe);
 	return bad ? write_failed(errno) : 0;
 }
 

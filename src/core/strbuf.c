@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char strbuf_empty[1];
@@ -182,6 +183,25 @@ int strbuf_read_file(struct strbuf *sb, const char *path)
 	close(fd);
 	errno = errnum;
 	return rc < 0 ? -1 : 0;
+}
+
+int strbuf_read_regular(struct strbuf *sb, const char *path, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY), errnum, rc;
+	struct stat st;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st))
+		rc = -1;
+	else if (!S_ISREG(st.st_mode))
+		rc = 2;
+	else
+		rc = strbuf_read_fd(sb, fd, max);
+	errnum = errno;
+	close(fd);
+	errno = errnum;
+	return rc;
 }
 
 void strv_free(char **v)

@@ -32,6 +32,16 @@ int strbuf_read_file(struct strbuf *sb, const char *path);
 /* Append what fd gives until end of file, at most max bytes: 0, 1 when
  * there was more (the first max bytes are kept), -1 with errno. */
 int strbuf_read_fd(struct strbuf *sb, int fd, size_t max);
+/*
+ * Append the content of path if it is a regular file, at most max bytes. It
+ * is opened without blocking and checked before anything is read, so a FIFO
+ * or a device where a file belongs (a recorded sysfs tree, a data
+ * directory, a journal named by a result) is refused at once instead of
+ * hanging or reading /dev/zero forever. 0; 1 when there was more than max
+ * (the first max bytes are kept); 2 when path is not a regular file; -1
+ * with errno.
+ */
+int strbuf_read_regular(struct strbuf *sb, const char *path, size_t max);
 /* Give up ownership of the buffer; sb is re-initialised. */
 char *strbuf_detach(struct strbuf *sb);
 

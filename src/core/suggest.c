@@ -2,9 +2,12 @@
  * Near-name suggestions (see suggest.h). The distance is the classic
  * dynamic programme over three rolling rows (the previous two rows are
  * needed for the transposition step), so memory is O(len(b)) and no
- * candidate list is ever copied. Names are short (< 100 bytes) and lists
- * are a few hundred entries at most, so quadratic cost per pair is fine;
- * suggestions are only computed on the error path.
+ * candidate list is ever copied. Only a band of max cells either side of
+ * the diagonal is computed, and a pair whose lengths differ by more than
+ * max is not computed at all: a suggestion is offered within a distance of
+ * 3, so a 10,000-character typo is turned down in time linear in its length
+ * against thousands of libpfm4 names, instead of the quadratic cost per
+ * pair that once took a second to reject one such event.
  */
 #include "core/suggest.h"
 
@@ -27,38 +30,73 @@ static int same_letter(char a, char b)
 	return tolower((unsigned char)a) == tolower((unsigned char)b);
 }
 
-size_t suggest_distance(const char *a, const char *b)
+/*
+ * Row i of the band: cells j with |i - j| <= max (the others cannot be
+ * within max), plus the cells next to the band that the next rows read,
+ * set to "beyond" (max + 1). Returns the smallest cell of the band.
+ */
+static size_t band_row(const char *a, const char *b, size_t i, size_t lb, size_t max,
+		       size_t *prev2, const size_t *prev, size_t *cur)
 {
-	size_t la = strlen(a), lb = strlen(b);
-	size_t *prev2 = xcalloc(lb + 1, sizeof(size_t));
-	size_t *prev = xcalloc(lb + 1, sizeof(size_t));
-	size_t *cur = xcalloc(lb + 1, sizeof(size_t));
-	size_t i, j, d;
+	size_t beyond = max + 1, lo = i > max ? i - max : 1, hi = i + max < lb ? i + max : lb;
+	size_t best = beyond;
 
-	for (j = 0; j <= lb; j++)
-		prev[j] = j;
-	for (i = 1; i <= la; i++) {
+	cur[0] = i <= max ? i : beyond;
+	cur[lo - 1] = lo == 1 ? cur[0] : beyond;
+	if (hi < lb)
+		cur[hi + 1] = beyond;
+	for (size_t j = lo; j <= hi; j++) {
+		size_t cost = same_letter(a[i - 1], b[j - 1]) ? 0 : 1;
+		size_t d = min3(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+
+		if (i > 1 && j > 1 && same_letter(a[i - 1], b[j - 2]) &&
+		    same_letter(a[i - 2], b[j - 1]) && prev2[j - 2] + 1 < d)
+			d = prev2[j - 2] + 1;
+		cur[j] = d < beyond ? d : beyond;
+		if (cur[j] < best)
+			best = cur[j];
+	}
+	return lo <= hi ? best : cur[0];
+}
+
+size_t suggest_distance_max(const char *a, const char *b, size_t max)
+{
+	size_t la = strlen(a), lb = strlen(b), beyond, d;
+	size_t *prev2, *prev, *cur;
+
+	if (max > la + lb)
+		max = la + lb;	/* no distance is larger */
+	beyond = max + 1;
+	if ((la > lb ? la - lb : lb - la) > max)
+		return beyond;	/* each missing letter costs one */
+	prev2 = xcalloc(lb + 2, sizeof(size_t));
+	prev = xcalloc(lb + 2, sizeof(size_t));
+	cur = xcalloc(lb + 2, sizeof(size_t));
+	for (size_t j = 0; j <= lb && j <= max + 1; j++)
+		prev[j] = j <= max ? j : beyond;
+	d = la ? 0 : prev[lb];
+	for (size_t i = 1; i <= la; i++) {
 		size_t *t;
 
-		cur[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t cost = same_letter(a[i - 1], b[j - 1]) ? 0 : 1;
-
-			cur[j] = min3(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
-			if (i > 1 && j > 1 && same_letter(a[i - 1], b[j - 2]) &&
-			    same_letter(a[i - 2], b[j - 1]) && prev2[j - 2] + 1 < cur[j])
-				cur[j] = prev2[j - 2] + 1;
+		if (band_row(a, b, i, lb, max, prev2, prev, cur) > max) {
+			d = beyond;
+			break;
 		}
 		t = prev2;
 		prev2 = prev;
 		prev = cur;
 		cur = t;
+		d = prev[lb];
 	}
-	d = prev[lb];
 	free(prev2);
 	free(prev);
 	free(cur);
-	return d;
+	return d < beyond ? d : beyond;
+}
+
+size_t suggest_distance(const char *a, const char *b)
+{
+	return suggest_distance_max(a, b, (size_t)-1);
 }
 
 size_t suggest_threshold(size_t len)
@@ -82,7 +120,7 @@ static size_t score(const char *word, const char *cand, size_t limit)
 
 	if (is_prefix_ci(word, cand))
 		return 1;
-	d = suggest_distance(word, cand);
+	d = suggest_distance_max(word, cand, limit);
 	return d <= limit ? d : (size_t)-1;
 }
 

@@ -18,6 +18,13 @@ struct strbuf;
 size_t suggest_distance(const char *a, const char *b);
 
 /*
+ * The same distance when it is at most max, else max + 1; it costs
+ * O(min(len(a), len(b)) * max) time, and nothing when the lengths alone
+ * differ by more than max, so long words are cheap to turn down.
+ */
+size_t suggest_distance_max(const char *a, const char *b, size_t max);
+
+/*
  * The largest distance at which a candidate is still offered for a word of
  * this length: 1 below 4 letters, 2 below 8, else 3. Short words get a
  * tight bound because almost any two short names are a few edits apart.

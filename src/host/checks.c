@@ -159,21 +159,18 @@ static int is_recorded(void)
 /* CapEff of this process: CAP_SYS_ADMIN is bit 21, CAP_PERFMON bit 38. */
 static void read_privileges(struct checks *c)
 {
-	char line[256];
+	char *status = NULL, *cap;
 	unsigned long long eff = 0;
-	FILE *f;
 
 	if (c->recorded) {
 		c->privileged = -1;
 		snprintf(c->privilege, sizeof(c->privilege), "privileges unknown (recorded machine)");
 		return;
 	}
-	f = fopen("/proc/self/status", "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "CapEff:", 7))
-			eff = strtoull(line + 7, NULL, 16);
-	if (f)
-		fclose(f);
+	if (sysfs_read_text("/proc/self/status", &status, NULL) == 0 &&
+	    (cap = strstr(status, "\nCapEff:")))
+		eff = strtoull(cap + 8, NULL, 16);
+	free(status);
 	c->privileged = (eff >> 38 & 1) || (eff >> 21 & 1);
 	snprintf(c->privilege, sizeof(c->privilege), "%s%s", geteuid() == 0 ? "root" : "user",
 		 eff >> 38 & 1 ? " with CAP_PERFMON" :

@@ -28,15 +28,13 @@
 
 static int seccomp_filtered(void)
 {
-	char line[128];
+	char *status = NULL, *line;
 	int mode = 0;
-	FILE *f = fopen("/proc/self/status", "r");
 
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "Seccomp:", 8))
-			mode = atoi(line + 8);
-	if (f)
-		fclose(f);
+	if (sysfs_read_text("/proc/self/status", &status, NULL) == 0 &&
+	    (line = strstr(status, "\nSeccomp:")))
+		mode = atoi(line + 9);
+	free(status);
 	return mode == 2;
 }
 

@@ -15,62 +15,66 @@
 #include "host/sysctl.h"
 #include "host/sysfs.h"
 
+/* The first line of a small file (sysfs_read_text: regular files only). */
 static void read_str_file(const char *path, char *out, size_t len)
 {
-	FILE *f = fopen(path, "r");
+	char *text = NULL;
 
 	out[0] = '\0';
-	if (!f)
-		return;
-	if (fgets(out, (int)len, f))
-		out[strcspn(out, "\n")] = '\0';
-	fclose(f);
+	if (sysfs_read_text(path, &text, NULL) == 0)
+		snprintf(out, len, "%.*s", (int)strcspn(text, "\n"), text);
+	free(text);
 }
 
-static void copy_value(const char *line, char *out, size_t len)
+static void copy_value(const char *line, size_t n, char *out, size_t len)
 {
-	const char *v = strchr(line, ':');
+	const char *v = memchr(line, ':', n);
 
+	out[0] = '\0';
 	if (!v)
 		return;
 	v++;
-	while (*v == ' ' || *v == '\t')
+	while (v < line + n && (*v == ' ' || *v == '\t'))
 		v++;
-	snprintf(out, len, "%s", v);
-	out[strcspn(out, "\n")] = '\0';
+	snprintf(out, len, "%.*s", (int)(line + n - v), v);
+}
+
+static void cpuinfo_line(struct hostinfo *h, const char *line, size_t n)
+{
+	char val[128];
+
+	copy_value(line, n, val, sizeof(val));
+	if (!strncmp(line, "vendor_id", 9))
+		snprintf(h->vendor, sizeof(h->vendor), "%s", val);
+	else if (!strncmp(line, "cpu family", 10))
+		h->family = atoi(val);
+	else if (!strncmp(line, "model name", 10))
+		snprintf(h->model_name, sizeof(h->model_name), "%s", val);
+	else if (!strncmp(line, "model", 5) && line[5] != ' ')
+		h->model = atoi(val);
+	else if (!strncmp(line, "stepping", 8))
+		h->stepping = atoi(val);
+	else if (!strncmp(line, "flags", 5))
+		h->hypervisor = memmem(line, n, " hypervisor", 11) != NULL;
 }
 
 /* Only the first processor's block matters: all cores of one host are alike
  * for what we record (hybrid parts are the doctor's business). */
 static void read_cpuinfo(struct hostinfo *h)
 {
-	char path[4096], line[4096], val[128];
-	FILE *f;
+	char path[4096], *text = NULL;
 
 	snprintf(path, sizeof(path), "%s/cpuinfo", procfs_root());
-	f = fopen(path, "r");
-	if (!f)
+	if (sysfs_read_text(path, &text, NULL))
 		return;
 	h->hypervisor = 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (line[0] == '\n')
-			break;
-		val[0] = '\0';
-		copy_value(line, val, sizeof(val));
-		if (!strncmp(line, "vendor_id", 9))
-			snprintf(h->vendor, sizeof(h->vendor), "%s", val);
-		else if (!strncmp(line, "cpu family", 10))
-			h->family = atoi(val);
-		else if (!strncmp(line, "model name", 10))
-			snprintf(h->model_name, sizeof(h->model_name), "%s", val);
-		else if (!strncmp(line, "model", 5) && line[5] != ' ')
-			h->model = atoi(val);
-		else if (!strncmp(line, "stepping", 8))
-			h->stepping = atoi(val);
-		else if (!strncmp(line, "flags", 5))
-			h->hypervisor = strstr(line, " hypervisor") != NULL;
+	for (const char *p = text; *p && *p != '\n';) {
+		size_t n = strcspn(p, "\n");
+
+		cpuinfo_line(h, p, n);
+		p += n + (p[n] == '\n');
 	}
-	fclose(f);
+	free(text);
 }
 
 /* PMUSTAT_CPU (host/cpu.h) replaces the identity, so that a result records

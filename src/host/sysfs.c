@@ -59,34 +59,29 @@ static void rtrim(struct strbuf *sb)
 		sb->buf[--sb->len] = '\0';
 }
 
-static int read_fd(int fd, const char *path, struct strbuf *sb, struct error *err)
-{
-	int rc = strbuf_read_fd(sb, fd, READ_LIMIT);
-
-	if (rc < 0)
-		return error_set(err, ERR_RUNTIME, "cannot read '%s': %s", path, strerror(errno));
-	if (rc > 0)
-		return error_set(err, ERR_RUNTIME, "'%s' is larger than %u bytes", path, READ_LIMIT);
-	return 0;
-}
-
 int sysfs_read_text(const char *path, char **out, struct error *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int rc = strbuf_read_regular(&sb, path, READ_LIMIT);
 
 	*out = NULL;
-	if (fd < 0 && errno == ENOENT)
+	if (rc < 0 && errno == ENOENT) {
+		strbuf_release(&sb);
 		return 1;
-	if (fd < 0)
-		return error_set(err, ERR_RUNTIME, "cannot open '%s': %s", path,
-				 strerror(errno));
-	if (read_fd(fd, path, &sb, err) < 0) {
-		close(fd);
+	}
+	if (rc < 0)
+		error_set(err, ERR_RUNTIME, "cannot read '%s': %s", path, strerror(errno));
+	else if (rc == 1)
+		error_set(err, ERR_RUNTIME, "'%s' is larger than %u bytes", path, READ_LIMIT);
+	else if (rc == 2) {
+		error_set(err, ERR_RUNTIME, "'%s' is not a regular file", path);
+		error_hint(err, "sysfs and procfs hold plain files; check the tree that "
+			   "PMUSTAT_SYSFS_ROOT or PMUSTAT_PROC_ROOT names");
+	}
+	if (rc) {
 		strbuf_release(&sb);
 		return -1;
 	}
-	close(fd);
 	rtrim(&sb);
 	*out = strbuf_detach(&sb);
 	return 0;

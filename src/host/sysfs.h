@@ -73,6 +73,9 @@ const struct sysfs_alias *sysfs_alias_find(const struct sysfs_pmu *p, const char
  * trailing whitespace removed. Returns 0 with *out malloc'd; 1 when path
  * does not exist (*out = NULL, err untouched), so optional attributes such
  * as cpumask are cheap to probe; -1 with err naming the file otherwise.
+ * Every read of sysfs and procfs goes through here: only a regular file of
+ * at most 16 MiB is read, so a FIFO or a device planted in a recorded tree
+ * (PMUSTAT_SYSFS_ROOT, PMUSTAT_PROC_ROOT) is an error, never a hang.
  */
 int sysfs_read_text(const char *path, char **out, struct error *err);
 

@@ -5,11 +5,13 @@
 #include "report/analysis.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "catalog/catalog.h"
 #include "core/strbuf.h"
+#include "report/json.h"
 
 /* Below this many runs "far from the median" says little: with 3 runs of
  * tick-granular times one run is always "far". */
@@ -185,15 +187,20 @@ static void cross_group_ratio(const struct result *r, struct metric_summary *ms)
 void analysis_compute(const struct result *r, struct analysis *a)
 {
 	memset(a, 0, sizeof(*a));
+	a->nvariants = r->nvariants;
+	a->nmetrics = r->nmetrics;
 	a->sum = xcalloc(r->nvariants * r->nmetrics + 1, sizeof(*a->sum));
+	a->at = xmalloc((r->nvariants * r->nmetrics + 1) * sizeof(*a->at));
 	for (size_t v = 0; v < r->nvariants; v++)
 		for (size_t m = 0; m < r->nmetrics; m++) {
 			struct metric_summary *ms;
 			double *x;
 			size_t n;
 
+			a->at[v * r->nmetrics + m] = SIZE_MAX;
 			if (!r->metrics[m].available || r->metrics[m].source == MSRC_PROFILE)
 				continue;
+			a->at[v * r->nmetrics + m] = a->nsum;
 			ms = &a->sum[a->nsum++];
 			ms->variant = v;
 			ms->metric = m;
@@ -216,16 +223,19 @@ void analysis_release(struct analysis *a)
 	}
 	free(a->warnings);
 	free(a->sum);
+	free(a->at);
 	memset(a, 0, sizeof(*a));
 }
 
 const struct metric_summary *analysis_find(const struct analysis *a, size_t variant,
 					   size_t metric)
 {
-	for (size_t i = 0; i < a->nsum; i++)
-		if (a->sum[i].variant == variant && a->sum[i].metric == metric)
-			return &a->sum[i];
-	return NULL;
+	size_t i;
+
+	if (variant >= a->nvariants || metric >= a->nmetrics)
+		return NULL;
+	i = a->at[variant * a->nmetrics + metric];
+	return i == SIZE_MAX ? NULL : &a->sum[i];
 }
 
 static json_t *num(double x)
@@ -238,9 +248,10 @@ static json_t *summary_json(const struct result *r, const struct analysis *a,
 {
 	const struct stats_summary *s = &ms->s;
 	json_t *w = json_array();
-	json_t *o = json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			      "variant", r->variants[ms->variant].name,
-			      "metric", r->metrics[ms->metric].name, "n", (json_int_t)s->n,
+	json_t *o = json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			      "variant", report_json_text(r->variants[ms->variant].name),
+			      "metric", report_json_text(r->metrics[ms->metric].name),
+			      "n", (json_int_t)s->n,
 			      "mean", num(s->mean), "sd", num(s->sd), "cv", num(s->cv),
 			      "min", num(s->min), "max", num(s->max), "median", num(s->median),
 			      "q1", num(s->q1), "q3", num(s->q3), "mad", num(s->mad),
@@ -261,7 +272,7 @@ static json_t *summary_json(const struct result *r, const struct analysis *a,
 						  "p", num(s->drift_p), "flag", s->drift));
 	json_object_set_new(o, "slow_first_run", json_boolean(s->slow_first_run));
 	json_object_set_new(o, "multiplexed_runs_left_out", json_integer((json_int_t)ms->n_multiplexed));
-	json_object_set_new(o, "unit", json_string(r->metrics[ms->metric].unit));
+	json_object_set_new(o, "unit", report_json_text(r->metrics[ms->metric].unit));
 	if (ms->has_cross)
 		json_object_set_new(o, "cross_group_ratio",
 				    json_pack("{s:o, s:o, s:o, s:o, s:o, s:I, s:I}", "ratio",
@@ -271,7 +282,7 @@ static json_t *summary_json(const struct result *r, const struct analysis *a,
 					      (json_int_t)ms->cross.n_y, "n_denominator",
 					      (json_int_t)ms->cross.n_x));
 	for (size_t i = ms->warn_first; i < ms->warn_first + ms->warn_count; i++)
-		json_array_append_new(w, json_string(a->warnings[i].text));
+		json_array_append_new(w, report_json_text(a->warnings[i].text));
 	json_object_set_new(o, "warnings", w);
 	return o;
 }

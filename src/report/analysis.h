@@ -33,6 +33,9 @@ struct metric_summary {
 struct analysis {
 	struct metric_summary *sum;	/* one per (variant, available metric) */
 	size_t nsum;
+	size_t *at;			/* [variant * nmetrics + metric]: index into sum,
+					 * or SIZE_MAX (analysis_find is O(1)) */
+	size_t nvariants, nmetrics;
 	struct result_note *warnings;	/* derived warnings, in metric order */
 	size_t nwarnings, warnings_alloc;
 };

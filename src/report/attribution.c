@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/printable.h"
+#include "report/json.h"
 #include "report/texttable.h"
 #include "stats/diff.h"
 #include "stats/sample.h"
@@ -203,11 +205,15 @@ static void render_variant(const struct result *r, const struct attribution *at,
 			   struct strbuf *out)
 {
 	const char *base = r->variants[r->baseline].name, *name = r->variants[at->variant].name;
+	struct strbuf pa = STRBUF_INIT, pb = STRBUF_INIT;
 	struct texttable t;
 	size_t row;
 
-	strbuf_addf(out, "  %s vs %s (%zu blocks): profiled time %.1f -> %.1f ms per run", name, base,
-		    at->blocks, at->total_a / 1e6, at->total_b / 1e6);
+	strbuf_addf(out, "  %s vs %s (%zu blocks): profiled time %.1f -> %.1f ms per run",
+		    printable_in(&pb, name), printable_in(&pa, base), at->blocks, at->total_a / 1e6,
+		    at->total_b / 1e6);
+	strbuf_release(&pa);
+	strbuf_release(&pb);
 	if (isfinite(at->dwall))
 		strbuf_addf(out, ", wall-time %+.1f ms", at->dwall / 1e6);
 	strbuf_addch(out, '\n');
@@ -417,7 +423,14 @@ void report_sim_attribution(const struct result *r, const struct table_opts *o,
 		if (!header++)
 			strbuf_adds(out, "\nwhere the simulated difference is (cachegrind's counts per "
 					 "function, per run: a model, exact, not this CPU's):\n");
-		strbuf_addf(out, "  %s vs %s:\n", r->variants[v].name, r->variants[r->baseline].name);
+		{
+			struct strbuf pa = STRBUF_INIT, pb = STRBUF_INIT;
+
+			strbuf_addf(out, "  %s vs %s:\n", printable_in(&pb, r->variants[v].name),
+				    printable_in(&pa, r->variants[r->baseline].name));
+			strbuf_release(&pa);
+			strbuf_release(&pb);
+		}
 		texttable_init(&t, 5, "lrrrr");
 		row = texttable_row(&t);
 		texttable_set(&t, row, 0, "function");
@@ -455,7 +468,7 @@ json_t *sim_attribution_json(const struct result *r)
 		for (size_t i = 0; i < n && i < ATTRIBUTION_MAX; i++) {
 			json_t *o = json_object();
 
-			json_object_set_new(o, "function", json_string(f[i].key));
+			json_object_set_new(o, "function", report_json_text(f[i].key));
 			for (size_t k = 0; k < NSIM; k++)
 				json_object_set_new(o, sim_counts[k],
 						    json_pack("{s:f, s:f, s:f}", "baseline", f[i].a[k],
@@ -464,9 +477,10 @@ json_t *sim_attribution_json(const struct result *r)
 			json_array_append_new(fns, o);
 		}
 		if (n)
-			json_array_append_new(arr, json_pack("{s:s, s:s, s:o}", "variant",
-							     r->variants[v].name, "baseline",
-							     r->variants[r->baseline].name,
+			json_array_append_new(arr, json_pack("{s:o, s:o, s:o}", "variant",
+							     report_json_text(r->variants[v].name),
+							     "baseline",
+							     report_json_text(r->variants[r->baseline].name),
 							     "functions", fns));
 		else
 			json_decref(fns);
@@ -488,10 +502,10 @@ static json_t *fn_json(const struct result *r, const struct attribution_fn *f)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "function", json_string(fn_name(r, f->metric)));
-	json_object_set_new(o, "metric", json_string(r->metrics[f->metric].name));
+	json_object_set_new(o, "function", report_json_text(fn_name(r, f->metric)));
+	json_object_set_new(o, "metric", report_json_text(r->metrics[f->metric].name));
 	if (r->metrics[f->metric].origin)
-		json_object_set_new(o, "where", json_string(r->metrics[f->metric].origin));
+		json_object_set_new(o, "where", report_json_text(r->metrics[f->metric].origin));
 	json_object_set_new(o, "n", json_integer((json_int_t)f->n));
 	json_object_set_new(o, "baseline_ns", num_or_null(f->mean_a));
 	json_object_set_new(o, "variant_ns", num_or_null(f->mean_b));
@@ -521,9 +535,9 @@ json_t *attribution_json(const struct result *r)
 
 		for (size_t k = 0; k < at->nfn; k++)
 			json_array_append_new(fns, fn_json(r, &at->fn[k]));
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:o}",
-			"variant", r->variants[at->variant].name,
-			"baseline", r->variants[r->baseline].name,
+		json_array_append_new(arr, json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o}",
+			"variant", report_json_text(r->variants[at->variant].name),
+			"baseline", report_json_text(r->variants[r->baseline].name),
 			"blocks", (json_int_t)at->blocks, "wall_delta_ns", num_or_null(at->dwall),
 			"profiled_baseline_ns", num_or_null(at->total_a),
 			"profiled_variant_ns", num_or_null(at->total_b), "functions", fns));

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/printable.h"
 #include "report/analysis.h"
 #include "report/attribution.h"
 #include "report/comparison.h"
@@ -19,7 +20,8 @@
 /* The rule the campaign ran under, for the reader to judge the stop. */
 static void rule_line(const struct result *r, struct strbuf *out)
 {
-	const char *m = r->primary ? r->primary : "the primary metric";
+	struct strbuf safe = STRBUF_INIT;
+	const char *m = r->primary ? printable_in(&safe, r->primary) : "the primary metric";
 
 	if (r->decide) {
 		strbuf_addf(out, " rule: stop once the %s verdict settles (its 95%% confidence "
@@ -32,6 +34,7 @@ static void rule_line(const struct result *r, struct strbuf *out)
 		strbuf_addf(out, " rule: stop once the %s 95%% CI half-width is within ±%.2f%%; "
 			    "blocks %u..%u\n", m, 100 * r->target, r->min_blocks, r->repeat);
 	}
+	strbuf_release(&safe);
 }
 
 static void header(const struct result *r, const struct comparison_set *s, struct strbuf *out)
@@ -50,8 +53,11 @@ static void header(const struct result *r, const struct comparison_set *s, struc
 		strbuf_addf(out, " (+%zu simulated)", s->blocks_simulated);
 	strbuf_addf(out, ", seed %llu\n", (unsigned long long)r->seed);
 	rule_line(r, out);
-	if (r->stop_reason)
-		strbuf_addf(out, " stopped: %s\n", r->stop_reason);
+	if (r->stop_reason) {
+		strbuf_adds(out, " stopped: ");
+		strbuf_add_printable(out, r->stop_reason);
+		strbuf_addch(out, '\n');
+	}
 	strbuf_addch(out, '\n');
 }
 
@@ -131,10 +137,9 @@ static void verdict_cell(struct texttable *t, size_t row, const struct result *r
 	char word[64];
 
 	verdict_text(r, c, word, sizeof(word));
+	texttable_set(t, row, 8, "%s", word);
 	if (o->color && *verdict_color(c))
-		texttable_set(t, row, 8, "%s%s\033[0m", verdict_color(c), word);
-	else
-		texttable_set(t, row, 8, "%s", word);
+		texttable_color(t, row, 8, verdict_color(c));
 }
 
 static void ratio_cells(struct texttable *t, size_t row, const struct comparison *c)
@@ -217,8 +222,11 @@ static void headline(const struct result *r, const struct comparison_set *s, str
 		if ((int)c->metric != m || c->method == CMP_NONE || !isfinite(c->ratio))
 			continue;
 		verdict_text(r, c, word, sizeof(word));
-		strbuf_addf(out, "  %s: %s is %s, ", r->primary, r->variants[c->variant].name,
-			    word);
+		strbuf_adds(out, "  ");
+		strbuf_add_printable(out, r->primary);
+		strbuf_adds(out, ": ");
+		strbuf_add_printable(out, r->variants[c->variant].name);
+		strbuf_addf(out, " is %s, ", word);
 		pct_interval(out, c);
 		if (c->verdict == STATS_SLOWER_UNSIZED || c->verdict == STATS_FASTER_UNSIZED)
 			strbuf_addf(out, ": the near end reaches into the ±%.1f%% noise band",
@@ -237,7 +245,8 @@ static size_t names_of(const struct result *r, const struct comparison_set *s,
 	for (size_t i = 0; i < s->n; i++)
 		if (s->c[i].variant == first && s->c[i].role == role &&
 		    !r->metrics[s->c[i].metric].hidden) {
-			strbuf_addf(names, "%s%s", k ? ", " : "", r->metrics[s->c[i].metric].name);
+			strbuf_adds(names, k ? ", " : "");
+			strbuf_add_printable(names, r->metrics[s->c[i].metric].name);
 			k++;
 		}
 	return k;
@@ -246,9 +255,9 @@ static size_t names_of(const struct result *r, const struct comparison_set *s,
 static void family_notes(const struct result *r, const struct comparison_set *s,
 			 struct strbuf *out)
 {
-	struct strbuf fam = STRBUF_INIT, outside = STRBUF_INIT;
+	struct strbuf fam = STRBUF_INIT, outside = STRBUF_INIT, safe = STRBUF_INIT;
 	size_t nfam = names_of(r, s, ROLE_FAMILY, &fam);
-	const char *prim = r->primary ? r->primary : "the primary metric";
+	const char *prim = r->primary ? printable_in(&safe, r->primary) : "the primary metric";
 
 	strbuf_addf(out, "  - p: %s; ", r->decide ? "always-valid, from the confidence sequence"
 						  : "Wilcoxon signed-rank on the paired log ratios "
@@ -265,6 +274,7 @@ static void family_notes(const struct result *r, const struct comparison_set *s,
 			    "them\n", outside.buf);
 	strbuf_release(&fam);
 	strbuf_release(&outside);
+	strbuf_release(&safe);
 }
 
 static void estimate_notes(const struct result *r, const struct comparison_set *s,
@@ -294,6 +304,7 @@ static void comparison_notes(const struct result *r, const struct comparison_set
 {
 	struct strbuf text = STRBUF_INIT, hint = STRBUF_INIT;
 	struct comparison_noise noise;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 	int held = 0;
 
 	for (size_t i = 0; i < s->n; i++) {
@@ -302,8 +313,9 @@ static void comparison_notes(const struct result *r, const struct comparison_set
 			strbuf_addf(out, "  - warning: %s of %s is a count that should not vary, "
 				    "but its ratio ranged over [%.4f, %.4f]: check for "
 				    "nondeterminism in the program\n",
-				    r->metrics[s->c[i].metric].name,
-				    r->variants[s->c[i].variant].name, s->c[i].ci_lo, s->c[i].ci_hi);
+				    printable_in(&a, r->metrics[s->c[i].metric].name),
+				    printable_in(&b, r->variants[s->c[i].variant].name),
+				    s->c[i].ci_lo, s->c[i].ci_hi);
 	}
 	if (s->blocks_complete < s->blocks_total)
 		strbuf_addf(out, "  - %zu of %zu blocks dropped: a variant did not finish "
@@ -317,12 +329,14 @@ static void comparison_notes(const struct result *r, const struct comparison_set
 		strbuf_addf(out, "  - *: the interval alone gives a direction, but the "
 			    "Holm-adjusted p is not below %.2f\n", COMPARE_ALPHA);
 	strbuf_addf(out, "  - ratio = variant / %s; verdicts against a ±%.1f%% noise band; "
-		    "centres are means ± cv\n", r->variants[r->baseline].name,
+		    "centres are means ± cv\n", printable_in(&a, r->variants[r->baseline].name),
 		    100 * r->noise_band);
 	estimate_notes(r, s, out);
 	family_notes(r, s, out);
 	strbuf_release(&text);
 	strbuf_release(&hint);
+	strbuf_release(&a);
+	strbuf_release(&b);
 }
 
 void report_compare_table(const struct result *r, const struct table_opts *o,

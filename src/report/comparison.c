@@ -1,6 +1,7 @@
 /*
- * Computing comparisons. Runs are first laid out as a block x variant table;
- * a block counts only when every variant ran to a clean exit in it, so a
+ * Computing comparisons. Runs are first laid out as a block x variant table
+ * (of the blocks present, in block order); a block counts only when every
+ * variant ran to a clean exit in it, so a
  * variant that failed under -i drops the whole block for all comparisons
  * and pairs stay pairs. Then, per variant: the roles (primary, the family
  * asked for, outside it), Holm across the family, and after the sequential
@@ -9,41 +10,68 @@
 #include "report/comparison.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/strbuf.h"
 #include "report/analysis.h"
+#include "report/json.h"
 #include "stats/sample.h"
 #include "stats/sequential.h"
 #include "stats/stop.h"
 #include "stats/tests.h"
 
 struct layout {
-	int nblocks;
+	size_t nblocks;		/* distinct block numbers among the runs */
 	int *run_at;		/* [block * nvariants + variant] = run index or -1 */
 	char *complete;		/* per block */
 };
 
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The block numbers present, ascending and each once, into blocks. */
+static size_t distinct_blocks(const struct result *r, int *blocks)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nruns; i++)
+		blocks[i] = r->runs[i].block;
+	qsort(blocks, r->nruns, sizeof(int), cmp_int);
+	for (size_t i = 0; i < r->nruns; i++)
+		if (!n || blocks[n - 1] != blocks[i])
+			blocks[n++] = blocks[i];
+	return n;
+}
+
+/* Blocks are laid out in their order, but only those present: the table
+ * grows with the runs, never with the largest block number a file holds. */
 static void layout_build(const struct result *r, struct layout *l)
 {
 	size_t nv = r->nvariants;
+	int *blocks = xmalloc((r->nruns + 1) * sizeof(int));
 
-	l->nblocks = 0;
-	for (size_t i = 0; i < r->nruns; i++)
-		if (r->runs[i].block + 1 > l->nblocks)
-			l->nblocks = r->runs[i].block + 1;
-	l->run_at = xmalloc(((size_t)l->nblocks * nv + 1) * sizeof(int));
-	for (size_t i = 0; i < (size_t)l->nblocks * nv; i++)
+	l->nblocks = distinct_blocks(r, blocks);
+	l->run_at = xmalloc((l->nblocks * nv + 1) * sizeof(int));
+	for (size_t i = 0; i < l->nblocks * nv; i++)
 		l->run_at[i] = -1;
-	for (size_t i = 0; i < r->nruns; i++)
-		l->run_at[(size_t)r->runs[i].block * nv + (size_t)r->runs[i].variant] = (int)i;
-	l->complete = xcalloc((size_t)l->nblocks + 1, 1);
-	for (int b = 0; b < l->nblocks; b++) {
+	for (size_t i = 0; i < r->nruns; i++) {
+		const int *at = bsearch(&r->runs[i].block, blocks, l->nblocks, sizeof(int), cmp_int);
+
+		l->run_at[(size_t)(at - blocks) * nv + (size_t)r->runs[i].variant] = (int)i;
+	}
+	free(blocks);
+	l->complete = xcalloc(l->nblocks + 1, 1);
+	for (size_t b = 0; b < l->nblocks; b++) {
 		int ok = 1;
 
 		for (size_t v = 0; v < nv && ok; v++) {
-			int i = l->run_at[(size_t)b * nv + v];
+			int i = l->run_at[b * nv + v];
 
 			ok = i >= 0 && !r->runs[i].warmup && r->runs[i].status == RUN_OK;
 		}
@@ -64,8 +92,8 @@ static size_t collect_pairs(const struct result *r, const struct layout *l, size
 {
 	size_t nv = r->nvariants, n = 0, base = (size_t)r->baseline;
 
-	for (int blk = 0; blk < l->nblocks; blk++) {
-		int ia = l->run_at[(size_t)blk * nv + base], ib = l->run_at[(size_t)blk * nv + v];
+	for (size_t blk = 0; blk < l->nblocks; blk++) {
+		int ia = l->run_at[blk * nv + base], ib = l->run_at[blk * nv + v];
 
 		if (!l->complete[blk] || !result_value_usable(r, &r->runs[ia], m) ||
 		    !result_value_usable(r, &r->runs[ib], m))
@@ -186,7 +214,7 @@ static void compare_exact(struct comparison *c, const double *a, const double *b
 static size_t log_diffs(const struct result *r, const struct layout *l, size_t m, size_t v,
 			double *d)
 {
-	size_t cap = (size_t)l->nblocks + 1, n, k = 0;
+	size_t cap = l->nblocks + 1, n, k = 0;
 	double *a = xmalloc(cap * sizeof(double)), *b = xmalloc(cap * sizeof(double));
 
 	n = collect_pairs(r, l, m, v, a, b);
@@ -218,7 +246,7 @@ static double variant_mean(const struct result *r, size_t v, size_t m)
  */
 static int compare_cross(const struct result *r, const struct layout *l, struct comparison *c)
 {
-	size_t cap = (size_t)l->nblocks + 1, ny, nx;
+	size_t cap = l->nblocks + 1, ny, nx;
 	double *dy, *dx, k;
 	struct stats_welch w;
 	int num, den;
@@ -253,7 +281,7 @@ static int compare_cross(const struct result *r, const struct layout *l, struct 
 
 static void compare_one(const struct result *r, const struct layout *l, struct comparison *c)
 {
-	size_t cap = (size_t)l->nblocks + 1;
+	size_t cap = l->nblocks + 1;
 	double *a = xmalloc(cap * sizeof(double)), *b = xmalloc(cap * sizeof(double));
 	size_t n = collect_pairs(r, l, c->metric, c->variant, a, b);
 
@@ -367,13 +395,13 @@ static size_t paired_logs(const struct result *r, const struct layout *l, size_t
 {
 	size_t nv = r->nvariants, base = (size_t)r->baseline, n = 0;
 
-	for (int blk = 0; blk < l->nblocks; blk++) {
+	for (size_t blk = 0; blk < l->nblocks; blk++) {
 		const struct result_run *ra, *rb;
 
 		if (!l->complete[blk])
 			continue;
-		ra = &r->runs[l->run_at[(size_t)blk * nv + base]];
-		rb = &r->runs[l->run_at[(size_t)blk * nv + v]];
+		ra = &r->runs[l->run_at[blk * nv + base]];
+		rb = &r->runs[l->run_at[blk * nv + v]];
 		if (!result_value_usable(r, ra, m) || !result_value_usable(r, rb, m) ||
 		    !result_value_usable(r, ra, p) || !result_value_usable(r, rb, p) ||
 		    !(ra->values[m].value > 0 && rb->values[m].value > 0 &&
@@ -397,7 +425,7 @@ static size_t paired_logs(const struct result *r, const struct layout *l, size_t
 static void regression_adjust(const struct result *r, const struct layout *l,
 			      struct comparison *c, const struct comparison *prim)
 {
-	size_t cap = (size_t)l->nblocks + 1, n;
+	size_t cap = l->nblocks + 1, n;
 	double *dm = xmalloc(cap * sizeof(double)), *dp = xmalloc(cap * sizeof(double));
 	double mm, mp, sxy = 0, sxx = 0;
 
@@ -447,11 +475,11 @@ static void adjust_estimates(const struct result *r, const struct layout *l,
 static void count_blocks(const struct result *r, const struct layout *l,
 			 struct comparison_set *out)
 {
-	for (int b = 0; b < l->nblocks; b++) {
+	for (size_t b = 0; b < l->nblocks; b++) {
 		int measured = 0, sim = 0;
 
 		for (size_t v = 0; v < r->nvariants; v++) {
-			int i = l->run_at[(size_t)b * r->nvariants + v];
+			int i = l->run_at[b * r->nvariants + v];
 
 			measured |= i >= 0 && !r->runs[i].warmup;
 			sim |= i >= 0 && r->runs[i].simulated;
@@ -474,6 +502,11 @@ static void compute(const struct result *r, struct comparison_set *out, int adju
 		return;
 	layout_build(r, &l);
 	out->c = xcalloc(r->nmetrics * r->nvariants + 1, sizeof(*out->c));
+	out->nvariants = r->nvariants;
+	out->nmetrics = r->nmetrics;
+	out->at = xmalloc((r->nmetrics * r->nvariants + 1) * sizeof(*out->at));
+	for (size_t i = 0; i < r->nmetrics * r->nvariants; i++)
+		out->at[i] = SIZE_MAX;
 	count_blocks(r, &l, out);
 	for (size_t v = 0; v < r->nvariants; v++) {
 		if ((int)v == r->baseline)
@@ -486,6 +519,7 @@ static void compute(const struct result *r, struct comparison_set *out, int adju
 			if (!r->metrics[m].available || r->metrics[m].source == MSRC_PROFILE ||
 			    r->metrics[m].source == MSRC_HOST)
 				continue;
+			out->at[v * r->nmetrics + m] = out->n;
 			c = &out->c[out->n++];
 			c->metric = m;
 			c->variant = v;
@@ -511,16 +545,19 @@ void comparisons_compute_plain(const struct result *r, struct comparison_set *ou
 void comparisons_release(struct comparison_set *s)
 {
 	free(s->c);
+	free(s->at);
 	memset(s, 0, sizeof(*s));
 }
 
 const struct comparison *comparisons_find(const struct comparison_set *s, size_t metric,
 					  size_t variant)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (s->c[i].metric == metric && s->c[i].variant == variant)
-			return &s->c[i];
-	return NULL;
+	size_t i;
+
+	if (!s->at || variant >= s->nvariants || metric >= s->nmetrics)
+		return NULL;
+	i = s->at[variant * s->nmetrics + metric];
+	return i == SIZE_MAX ? NULL : &s->c[i];
 }
 
 const char *comparison_verdict_word(const struct result *r, const struct comparison *c)
@@ -580,10 +617,10 @@ static json_t *noise_json(const struct result *r, const struct comparison_noise 
 static json_t *comparison_json(const struct result *r, const struct comparison *c,
 			       const struct comparison_noise *noise)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:s}",
-			      "metric", r->metrics[c->metric].name,
-			      "baseline", r->variants[r->baseline].name,
-			      "variant", r->variants[c->variant].name,
+	json_t *o = json_pack("{s:o, s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:s}",
+			      "metric", report_json_text(r->metrics[c->metric].name),
+			      "baseline", report_json_text(r->variants[r->baseline].name),
+			      "variant", report_json_text(r->variants[c->variant].name),
 			      "method", method_names[c->method],
 			      "ratio", num(c->ratio), "ci_low", num(c->ci_lo),
 			      "ci_high", num(c->ci_hi), "p", num(c->p),

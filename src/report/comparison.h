@@ -81,6 +81,9 @@ struct comparison {
 struct comparison_set {
 	struct comparison *c;
 	size_t n;
+	size_t *at;			/* [variant * nmetrics + metric]: index into c,
+					 * or SIZE_MAX (comparisons_find is O(1)) */
+	size_t nvariants, nmetrics;
 	size_t blocks_total;		/* measured blocks (warm-up excluded) */
 	size_t blocks_complete;		/* every variant ran OK in it */
 	size_t blocks_simulated;	/* blocks run under cachegrind (not in the two above) */

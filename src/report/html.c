@@ -71,7 +71,9 @@ static void plot(const struct result *r, size_t m, struct strbuf *out)
 		hi = lo + 1;
 	strbuf_adds(out, "<h3>");
 	escape(out, r->metrics[m].name);
-	strbuf_addf(out, " <small>(%s, %.6g … %.6g)</small></h3>\n", r->metrics[m].unit, lo, hi);
+	strbuf_adds(out, " <small>(");
+	escape(out, r->metrics[m].unit);
+	strbuf_addf(out, ", %.6g … %.6g)</small></h3>\n", lo, hi);
 	strbuf_addf(out, "<svg width=\"%.0f\" height=\"%.0f\" style=\"border:1px solid #ccc\">\n",
 		    w, h);
 	for (size_t i = 0; i < n; i++) {

@@ -11,6 +11,7 @@
 #include "report/journal.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -182,7 +183,8 @@ int journal_write_skeleton(const char *json_path, const struct result *r,
 
 /* ---- reading ------------------------------------------------------------- */
 
-static int read_header(struct result *r, json_t *o, const char *path, struct error *err)
+static int read_header(struct result *r, json_t *o, const char *path, size_t budget,
+		       struct error *err)
 {
 	json_t *schema = json_object_get(o, "journal");
 
@@ -195,30 +197,30 @@ static int read_header(struct result *r, json_t *o, const char *path, struct err
 		error_set(err, ERR_USAGE, "'%s': line 1 has no 'result' object", path);
 		return error_hint(err, "give a journal or result written by pmustat");
 	}
-	return report_json_load(r, json_object_get(o, "result"), path, err);
+	return report_json_load(r, json_object_get(o, "result"), path, budget, err);
 }
 
 /* A metric line adds a metric that runs after it have: one name, once. */
-static int add_late_metric(struct result *r, json_t *o, struct error *err)
+static int add_late_metric(struct result *r, json_t *o, size_t budget, struct error *err)
 {
 	json_t *name = json_object_get(o, "name");
 
 	if (json_is_string(name) && result_metric_index(r, json_string_value(name)) >= 0)
 		return error_set(err, ERR_USAGE, "metric '%s' is already defined",
 				 json_string_value(name));
-	return report_json_add_metric(r, o, err);
+	return report_json_add_metric(r, o, budget, err);
 }
 
 static const struct {
 	const char *key;
-	int (*add)(struct result *r, json_t *o, struct error *err);
+	int (*add)(struct result *r, json_t *o, size_t budget, struct error *err);
 } entries[] = {
 	{ "run", report_json_add_run },
 	{ "metric", add_late_metric },
 	{ "note", report_json_add_note },
 };
 
-static int read_entry(struct result *r, json_t *o, struct error *err)
+static int read_entry(struct result *r, json_t *o, size_t budget, struct error *err)
 {
 	void *it = json_is_object(o) && json_object_size(o) == 1 ? json_object_iter(o) : NULL;
 	const char *key = it ? json_object_iter_key(it) : NULL;
@@ -228,7 +230,7 @@ static int read_entry(struct result *r, json_t *o, struct error *err)
 				 "'metric' or 'note')");
 	for (size_t i = 0; i < sizeof(entries) / sizeof(*entries); i++)
 		if (!strcmp(key, entries[i].key))
-			return entries[i].add(r, json_object_iter_value(it), err) ?
+			return entries[i].add(r, json_object_iter_value(it), budget, err) ?
 				       error_prefix(err, "%s", key) : 0;
 	return error_set(err, ERR_USAGE, "unknown entry '%.40s' ('run', 'metric' or 'note' "
 			 "expected)", key);
@@ -246,7 +248,7 @@ static int read_lines(struct result *r, const char *path, const char *buf, size_
 		      int *torn, struct error *err)
 {
 	const char *p = buf, *end = buf + len;
-	size_t lineno = 0;
+	size_t lineno = 0, budget = report_json_budget(len);
 
 	for (; p < end; lineno++) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -261,7 +263,8 @@ static int read_lines(struct result *r, const char *path, const char *buf, size_
 		if (!o)
 			rc = error_set(err, ERR_USAGE, "not JSON: %s", je.text);
 		else
-			rc = lineno ? read_entry(r, o, err) : read_header(r, o, path, err);
+			rc = lineno ? read_entry(r, o, budget, err)
+				    : read_header(r, o, path, budget, err);
 		json_decref(o);
 		if (rc && !lineno)
 			return -1;
@@ -276,20 +279,13 @@ static int read_lines(struct result *r, const char *path, const char *buf, size_
 			       "recover");
 }
 
-int journal_read(struct result *r, const char *path, struct error *err)
+int journal_read_buffer(struct result *r, const char *path, const char *buf, size_t len,
+			struct error *err)
 {
-	struct strbuf text = STRBUF_INIT;
-	int torn = 0, rc;
+	int torn = 0;
 
 	memset(r, 0, sizeof(*r));
-	if (strbuf_read_file(&text, path)) {
-		error_set(err, ERR_RUNTIME, "cannot read '%s': %s", path, strerror(errno));
-		strbuf_release(&text);
-		return error_hint(err, "check the path of the journal");
-	}
-	rc = read_lines(r, path, text.buf, text.len, &torn, err);
-	strbuf_release(&text);
-	if (rc) {
+	if (read_lines(r, path, buf, len, &torn, err)) {
 		result_release(r);
 		return -1;
 	}
@@ -301,4 +297,23 @@ int journal_read(struct result *r, const char *path, struct error *err)
 	result_add_note(r, NOTE_NOTE, NULL, NULL, "recovered from the journal '%s': the "
 			"campaign did not write its full result", path);
 	return 0;
+}
+
+int journal_read(struct result *r, const char *path, struct error *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	int rc = strbuf_read_regular(&text, path, SIZE_MAX - 1);
+
+	memset(r, 0, sizeof(*r));
+	if (rc) {
+		if (rc == 2)
+			error_set(err, ERR_RUNTIME, "'%s' is not a regular file", path);
+		else
+			error_set(err, ERR_RUNTIME, "cannot read '%s': %s", path, strerror(errno));
+		strbuf_release(&text);
+		return error_hint(err, "check the path of the journal");
+	}
+	rc = journal_read_buffer(r, path, text.buf, text.len, err);
+	strbuf_release(&text);
+	return rc;
 }

@@ -77,10 +77,17 @@ int journal_write_skeleton(const char *json_path, const struct result *r,
  * every complete line in order. A torn last line (no newline, or not JSON)
  * is dropped with a note saying how many runs were recovered; a bad line
  * before it is an error naming its line number. The result is marked
- * incomplete, with a note that it came from a journal. On failure r holds
- * nothing to release.
+ * incomplete, with a note that it came from a journal. path must be a
+ * regular file (a journal named by a skeleton cannot make report wait on a
+ * FIFO or read a device), and what the result takes in memory is bounded by
+ * the journal's size (report_json_budget). On failure r holds nothing to
+ * release.
  */
 int journal_read(struct result *r, const char *path, struct error *err);
+/* The same from the journal's text, already read from path (named in
+ * errors and the note). */
+int journal_read_buffer(struct result *r, const char *path, const char *buf, size_t len,
+			struct error *err);
 
 /* Do these first bytes of a file look like a journal (its first line)? */
 int journal_sniff(const char *head, size_t len);

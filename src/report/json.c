@@ -13,14 +13,35 @@
 #include <string.h>
 
 #include "core/outfile.h"
+#include "core/printable.h"
 #include "core/strbuf.h"
 #include "report/analysis.h"
 #include "report/attribution.h"
 #include "report/comparison.h"
 
+json_t *report_json_text(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *v;
+
+	if (!s)
+		return json_null();
+	if (printable_utf8_valid(s))
+		return json_string(s);
+	strbuf_add_printable(&sb, s);
+	v = json_string(sb.buf);
+	strbuf_release(&sb);
+	return v;
+}
+
+const char *report_json_key(struct strbuf *tmp, const char *s)
+{
+	return printable_utf8_valid(s) ? s : printable_in(tmp, s);
+}
+
 static json_t *json_str_or_null(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	return report_json_text(s);
 }
 
 static json_t *json_int_or_null(long v, long unknown)
@@ -30,25 +51,27 @@ static json_t *json_int_or_null(long v, long unknown)
 
 static json_t *host_json(const struct hostinfo *h)
 {
-	return json_pack("{s:s, s:s, s:{s:s, s:o, s:o, s:o, s:s}, s:i, s:o, s:o, s:o, s:o, s:b}",
-			 "kernel", h->kernel, "machine", h->machine,
-			 "cpu", "vendor", h->vendor,
+	return json_pack("{s:o, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:i, s:o, s:o, s:o, s:o, s:b}",
+			 "kernel", report_json_text(h->kernel),
+			 "machine", report_json_text(h->machine),
+			 "cpu", "vendor", report_json_text(h->vendor),
 			 "family", json_int_or_null(h->family, -1),
 			 "model", json_int_or_null(h->model, -1),
 			 "stepping", json_int_or_null(h->stepping, -1),
-			 "model_name", h->model_name,
+			 "model_name", report_json_text(h->model_name),
 			 "ncpus", h->ncpus,
 			 "hypervisor", h->hypervisor < 0 ? json_null() : json_boolean(h->hypervisor),
 			 "perf_event_paranoid", json_int_or_null(h->paranoid, -100),
 			 "aslr", json_int_or_null(h->aslr, -1),
-			 "governor", *h->governor ? json_string(h->governor) : json_null(),
+			 "governor", *h->governor ? report_json_text(h->governor) : json_null(),
 			 "hw_pmu", h->hw_pmu);
 }
 
 json_t *report_json_metric(const struct result_metric *m)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:f}", "name", m->name, "unit", m->unit,
-			      "backend", m->backend, "available", m->available,
+	json_t *o = json_pack("{s:o, s:o, s:o, s:b, s:f}", "name", report_json_text(m->name),
+			      "unit", report_json_text(m->unit),
+			      "backend", report_json_text(m->backend), "available", m->available,
 			      "scale", m->scale);
 
 	if (m->source == MSRC_PERF) {
@@ -60,17 +83,17 @@ json_t *report_json_metric(const struct result_metric *m)
 		json_object_set_new(o, "group", json_integer(m->group));
 	}
 	if (m->formula)
-		json_object_set_new(o, "formula", json_string(m->formula));
+		json_object_set_new(o, "formula", report_json_text(m->formula));
 	if (m->proxy)
-		json_object_set_new(o, "proxy", json_string(m->proxy));
+		json_object_set_new(o, "proxy", report_json_text(m->proxy));
 	if (m->origin)
-		json_object_set_new(o, "origin", json_string(m->origin));
+		json_object_set_new(o, "origin", report_json_text(m->origin));
 	json_object_set_new(o, "hidden", json_boolean(m->hidden));
 	json_object_set_new(o, "implicit", json_boolean(m->implicit));
 	if (m->reason)
-		json_object_set_new(o, "reason", json_string(m->reason));
+		json_object_set_new(o, "reason", report_json_text(m->reason));
 	if (m->hint)
-		json_object_set_new(o, "hint", json_string(m->hint));
+		json_object_set_new(o, "hint", report_json_text(m->hint));
 	return o;
 }
 
@@ -79,7 +102,7 @@ static json_t *argv_json(char **argv)
 	json_t *a = json_array();
 
 	for (; argv && *argv; argv++)
-		json_array_append_new(a, json_string(*argv));
+		json_array_append_new(a, report_json_text(*argv));
 	return a;
 }
 
@@ -123,21 +146,24 @@ json_t *report_json_run(const struct result *r, const struct result_run *run)
 		json_object_set_new(o, "left_behind", json_integer(run->left_behind));
 		json_object_set_new(o, "left_kept", json_boolean(run->left_kept));
 	}
+	struct strbuf key = STRBUF_INIT;
+
 	for (size_t m = 0; m < r->nmetrics; m++)
-		json_object_set_new(vals, r->metrics[m].name,
+		json_object_set_new(vals, report_json_key(&key, r->metrics[m].name),
 				    value_json(&r->metrics[m], &run->values[m]));
 	json_object_set_new(o, "values", vals);
+	strbuf_release(&key);
 	return o;
 }
 
 json_t *report_json_note(const struct result_note *n)
 {
-	json_t *o = json_pack("{s:s, s:o, s:s}", "level",
+	json_t *o = json_pack("{s:s, s:o, s:o}", "level",
 			      n->level == NOTE_WARNING ? "warning" : "note",
-			      "metric", json_str_or_null(n->metric), "text", n->text);
+			      "metric", json_str_or_null(n->metric), "text", report_json_text(n->text));
 
 	if (n->hint)
-		json_object_set_new(o, "hint", json_string(n->hint));
+		json_object_set_new(o, "hint", report_json_text(n->hint));
 	return o;
 }
 
@@ -156,7 +182,8 @@ static json_t *variants_json(const struct result *r)
 	json_t *a = json_array();
 
 	for (size_t i = 0; i < r->nvariants; i++)
-		json_array_append_new(a, json_pack("{s:s, s:o, s:o}", "name", r->variants[i].name,
+		json_array_append_new(a, json_pack("{s:o, s:o, s:o}",
+						   "name", report_json_text(r->variants[i].name),
 						   "argv", argv_json(r->variants[i].argv),
 						   "exec_path", json_str_or_null(r->variants[i].exec_path)));
 	return a;
@@ -171,7 +198,7 @@ static void add_head(json_t *doc, const struct result *r)
 	json_object_set_new(doc, "schema", json_string(RESULT_SCHEMA));
 	json_object_set_new(doc, "tool", json_pack("{s:s, s:s}", "name", "pmustat",
 						   "version", PMUSTAT_VERSION));
-	json_object_set_new(doc, "command", json_string(r->command));
+	json_object_set_new(doc, "command", report_json_text(r->command));
 	json_object_set_new(doc, "created", json_real(r->created));
 	json_object_set_new(doc, "complete", json_boolean(r->complete));
 	json_object_set_new(doc, "interrupted", json_boolean(r->interrupted));
@@ -190,8 +217,9 @@ static void add_comparison_settings(json_t *doc, const struct result *r)
 	if (r->nvariants < 2)
 		return;
 	json_object_set_new(doc, "comparison",
-			    json_pack("{s:s, s:f, s:o, s:b, s:f, s:i, s:f}", "baseline",
-				      r->variants[r->baseline].name, "noise_band", r->noise_band,
+			    json_pack("{s:o, s:f, s:o, s:b, s:f, s:i, s:f}", "baseline",
+				      report_json_text(r->variants[r->baseline].name),
+				      "noise_band", r->noise_band,
 				      "primary", json_str_or_null(r->primary),
 				      "sequential", r->decide, "cs_rho", r->cs_rho,
 				      "min_blocks", (int)r->min_blocks, "target", r->target));

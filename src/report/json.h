@@ -15,7 +15,20 @@
 #include <jansson.h>
 
 #include "core/error.h"
+#include "core/strbuf.h"
 #include "report/result.h"
+
+/*
+ * A JSON string for s (NULL: null). JSON strings are UTF-8, and jansson
+ * refuses anything else, so a name or argument that is not (given in
+ * another encoding, read from a recorded cpuinfo) is written with its
+ * bytes that are not UTF-8, and its control characters, as \xNN text
+ * (core/printable.h), instead of vanishing from the document along with
+ * the object holding it. report_json_key() is the same for object keys
+ * (tmp holds the text when it had to change).
+ */
+json_t *report_json_text(const char *s);
+const char *report_json_key(struct strbuf *tmp, const char *s);
 
 /* A new JSON document for r (caller decrefs). */
 json_t *report_json(const struct result *r);
@@ -45,19 +58,30 @@ json_t *report_json_note(const struct result_note *n);
 int report_json_write_doc(json_t *doc, const char *path, struct error *err);
 
 /*
+ * The memory (bytes) a result read from a document of `bytes` bytes may take
+ * once loaded and analysed: 64 MiB plus 256 bytes per byte read. A result
+ * pmustat wrote is far inside it; one that asks for more (runs times metrics
+ * beyond what its text could hold) is refused rather than allocated.
+ */
+size_t report_json_budget(size_t bytes);
+
+/*
  * A result from a parsed document (a full one or a skeleton): r is
- * initialised here. path names the document in errors. On failure r holds
+ * initialised here. path names the document in errors; budget is
+ * report_json_budget() of the bytes it was parsed from. On failure r holds
  * nothing to release.
  */
-int report_json_load(struct result *r, json_t *doc, const char *path, struct error *err);
+int report_json_load(struct result *r, json_t *doc, const char *path, size_t budget,
+		     struct error *err);
 /*
  * Add one metric / run / note, as encoded by the functions above, to r. A
  * metric may come after runs (every earlier run gets an invalid value for
- * it). Errors (ERR_USAGE) name the field; the caller says where it was. On
- * failure r stays a valid result, possibly holding part of the entry.
+ * it). An entry that would take r beyond budget is refused. Errors
+ * (ERR_USAGE) name the field; the caller says where it was. On failure r
+ * stays a valid result, possibly holding part of the entry.
  */
-int report_json_add_metric(struct result *r, json_t *o, struct error *err);
-int report_json_add_run(struct result *r, json_t *o, struct error *err);
-int report_json_add_note(struct result *r, json_t *o, struct error *err);
+int report_json_add_metric(struct result *r, json_t *o, size_t budget, struct error *err);
+int report_json_add_run(struct result *r, json_t *o, size_t budget, struct error *err);
+int report_json_add_note(struct result *r, json_t *o, size_t budget, struct error *err);
 
 #endif

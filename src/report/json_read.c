@@ -3,8 +3,9 @@
  * fields (key, type, where the value goes, allowed range), so each field is
  * checked in one place: a missing optional field keeps its default, null
  * counts as missing, and a value of the wrong type or out of range is an
- * error that names the field and shows the value. Indexes (variant, block)
- * are bounded before anything uses them as one.
+ * error that names the field and shows the value. Indexes (variant, block,
+ * position, group) are bounded integers before anything uses them, and what
+ * the result takes in memory is bounded by the bytes it came from.
  */
 #include "report/json.h"
 
@@ -18,10 +19,53 @@
 
 #include "core/strbuf.h"
 
-/* Analysis lays runs out in a blocks x variants array, so a block number is
- * an allocation size: bounded, a hostile file cannot ask for terabytes. 16 M
- * blocks is weeks of the shortest runs. */
+/* Blocks are numbered, not counted (analysis lays out only the blocks
+ * present), but bounded so that merging results (blocks renumbered after
+ * each other's) stays far from INT_MAX. 16 M blocks is weeks of the
+ * shortest runs. */
 #define MAX_BLOCK ((1 << 24) - 1)
+
+/*
+ * Memory a result takes once loaded and analysed: each run holds a value per
+ * metric and a cell per variant in the comparison layout, each (variant,
+ * metric) pair a summary, a comparison and a table row. It must stay within
+ * report_json_budget() of the bytes it was read from: a run's JSON is some
+ * hundred bytes and a value tens, so a real result is far inside (a run may
+ * lack a value for over a thousand metrics), while a hostile one — a hundred
+ * thousand empty runs times ten thousand metric names — cannot turn a few
+ * hundred kilobytes into tens of gigabytes.
+ */
+#define PAIR_BYTES 1024.0
+#define ENTRY_BYTES 64.0
+
+size_t report_json_budget(size_t bytes)
+{
+	size_t extra = bytes > (SIZE_MAX - ((size_t)64 << 20)) / 256 ? SIZE_MAX / 2 : bytes * 256;
+
+	return ((size_t)64 << 20) + extra;
+}
+
+static double cost(size_t runs, size_t metrics, size_t variants)
+{
+	return (double)runs * (double)metrics * (double)sizeof(struct result_value) +
+	       (double)runs * (double)variants * (double)sizeof(int) +
+	       (double)variants * (double)metrics * PAIR_BYTES +
+	       (double)(runs + metrics + variants) * ENTRY_BYTES;
+}
+
+/* Would r with one more run, metric or variant still fit the budget? */
+static int within_budget(const struct result *r, size_t runs, size_t metrics,
+			 size_t variants, size_t budget, struct error *err)
+{
+	if (cost(r->nruns + runs, r->nmetrics + metrics, r->nvariants + variants) <=
+	    (double)budget)
+		return 0;
+	/* A result pmustat wrote holds the values of its runs: not this one. */
+	return error_set(err, ERR_USAGE, "too large for its size: %zu runs, %zu metrics and "
+			 "%zu variant%s would take over %zu MiB", r->nruns + runs,
+			 r->nmetrics + metrics, r->nvariants + variants,
+			 r->nvariants + variants == 1 ? "" : "s", budget >> 20);
+}
 
 #define NFIELDS(a) (sizeof(a) / sizeof(*(a)))
 
@@ -202,14 +246,15 @@ static enum metric_source backend_source(json_t *o)
 	return MSRC_PERF;
 }
 
-int report_json_add_metric(struct result *r, json_t *o, struct error *err)
+int report_json_add_metric(struct result *r, json_t *o, size_t budget, struct error *err)
 {
 	const char *name, *unit;
 	struct result_metric *m;
 
 	if (!json_is_object(o))
 		return bad_value("metric", o, "an object", err);
-	if (!(name = need_string(o, "name", err)) || !(unit = need_string(o, "unit", err)))
+	if (!(name = need_string(o, "name", err)) || !(unit = need_string(o, "unit", err)) ||
+	    within_budget(r, 0, 1, 0, budget, err))
 		return -1;
 	m = result_add_metric_late(r, name, unit, backend_source(o));
 	m->available = 0;
@@ -278,12 +323,14 @@ static int read_status(struct result_run *run, json_t *o, struct error *err)
 	return 0;
 }
 
-int report_json_add_run(struct result *r, json_t *o, struct error *err)
+int report_json_add_run(struct result *r, json_t *o, size_t budget, struct error *err)
 {
 	struct result_run *run;
 
 	if (!json_is_object(o))
 		return bad_value("run", o, "an object", err);
+	if (within_budget(r, 1, 0, 0, budget, err))
+		return -1;
 	run = result_add_run(r);
 	const struct field fields[] = {
 		{ "variant", F_INT, &run->variant, 0, (long long)r->nvariants - 1 },
@@ -317,7 +364,7 @@ static int note_level(const char *level, enum note_level *out, struct error *err
 	return 0;
 }
 
-int report_json_add_note(struct result *r, json_t *o, struct error *err)
+int report_json_add_note(struct result *r, json_t *o, size_t budget, struct error *err)
 {
 	char *level = NULL, *metric = NULL, *hint = NULL, *text = NULL;
 	const struct field fields[] = {
@@ -329,6 +376,7 @@ int report_json_add_note(struct result *r, json_t *o, struct error *err)
 	enum note_level lvl = NOTE_NOTE;
 	int rc = read_fields(o, "note", fields, NFIELDS(fields), err);
 
+	(void)budget;	/* a note is its own text: no more than its bytes */
 	if (!rc)
 		rc = note_level(level, &lvl, err);
 	if (!rc)
@@ -358,7 +406,7 @@ static char **read_argv(json_t *a, struct error *err)
 	return argv;
 }
 
-static int read_variant(struct result *r, json_t *o, struct error *err)
+static int read_variant(struct result *r, json_t *o, size_t budget, struct error *err)
 {
 	const char *name;
 	char **argv;
@@ -366,6 +414,10 @@ static int read_variant(struct result *r, json_t *o, struct error *err)
 
 	if (!json_is_object(o))
 		return bad_value("variant", o, "an object", err);
+	if (r->nvariants == RESULT_MAX_VARIANTS)	/* what compare can run */
+		return error_set(err, ERR_USAGE, "more than %d variants", RESULT_MAX_VARIANTS);
+	if (within_budget(r, 0, 0, 1, budget, err))
+		return -1;
 	if (!(name = need_string(o, "name", err)) || !(argv = read_argv(json_object_get(o, "argv"), err)))
 		return -1;
 	v = result_add_variant(r, name, argv);
@@ -379,7 +431,8 @@ static int read_variant(struct result *r, json_t *o, struct error *err)
 
 /* Each element of doc[key] through add; errors say which ("run 3: ..."). */
 static int read_array(struct result *r, json_t *doc, const char *key, const char *what,
-		      int (*add)(struct result *, json_t *, struct error *), struct error *err)
+		      int (*add)(struct result *, json_t *, size_t, struct error *), size_t budget,
+		      struct error *err)
 {
 	json_t *a = json_object_get(doc, key), *o;
 	size_t i;
@@ -389,7 +442,7 @@ static int read_array(struct result *r, json_t *doc, const char *key, const char
 	if (!json_is_array(a))
 		return bad_value(key, a, "an array", err);
 	json_array_foreach(a, i, o)
-		if (add(r, o, err))
+		if (add(r, o, budget, err))
 			return error_prefix(err, "%s %zu", what, i);
 	return 0;
 }
@@ -415,7 +468,7 @@ static int read_comparison(struct result *r, json_t *cmp, struct error *err)
 	return rc;
 }
 
-static int read_doc(struct result *r, json_t *doc, struct error *err)
+static int read_doc(struct result *r, json_t *doc, size_t budget, struct error *err)
 {
 	const struct field top[] = {
 		{ "created", F_NUM, &r->created },
@@ -440,10 +493,10 @@ static int read_doc(struct result *r, json_t *doc, struct error *err)
 		return -1;
 	if (read_fields(json_object_get(doc, "options"), "options", opts, NFIELDS(opts), err))
 		return error_prefix(err, "options");
-	if (read_array(r, doc, "variants", "variant", read_variant, err) ||
-	    read_array(r, doc, "metrics", "metric", report_json_add_metric, err) ||
-	    read_array(r, doc, "runs", "run", report_json_add_run, err) ||
-	    read_array(r, doc, "notes", "note", report_json_add_note, err))
+	if (read_array(r, doc, "variants", "variant", read_variant, budget, err) ||
+	    read_array(r, doc, "metrics", "metric", report_json_add_metric, budget, err) ||
+	    read_array(r, doc, "runs", "run", report_json_add_run, budget, err) ||
+	    read_array(r, doc, "notes", "note", report_json_add_note, budget, err))
 		return -1;
 	return read_comparison(r, json_object_get(doc, "comparison"), err);
 }
@@ -469,7 +522,8 @@ static int check_schema(json_t *doc, const char *path, struct error *err)
 	return 0;
 }
 
-int report_json_load(struct result *r, json_t *doc, const char *path, struct error *err)
+int report_json_load(struct result *r, json_t *doc, const char *path, size_t budget,
+		     struct error *err)
 {
 	const char *cmd = json_string_value(json_object_get(doc, "command"));
 
@@ -477,7 +531,7 @@ int report_json_load(struct result *r, json_t *doc, const char *path, struct err
 	if (check_schema(doc, path, err))
 		return -1;
 	result_init(r, cmd ? cmd : "stat");
-	if (read_doc(r, doc, err)) {
+	if (read_doc(r, doc, budget, err)) {
 		result_release(r);
 		error_prefix(err, "'%s'", path);
 		return error_hint(err, "check that the file is a result written by pmustat");

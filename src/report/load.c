@@ -3,7 +3,9 @@
  * skeleton of a campaign still running or killed (its runs are in the
  * journal it names, relative to its own directory), or a journal given
  * directly. Which one it is decides the reader; the readers themselves are
- * json_read.c (documents) and journal.c (journals).
+ * json_read.c (documents) and journal.c (journals). The file named on the
+ * command line may be a pipe (read once, whatever it is); a journal named
+ * inside a skeleton is read only if it is a regular file.
  */
 #include <errno.h>
 #include <string.h>
@@ -47,7 +49,8 @@ static void journal_path(const char *path, const char *name, struct strbuf *out)
 	strbuf_adds(out, name);
 }
 
-static int read_skeleton(struct result *r, json_t *doc, const char *path, struct error *err)
+static int read_skeleton(struct result *r, json_t *doc, const char *path, size_t budget,
+			 struct error *err)
 {
 	const char *name = json_string_value(json_object_get(doc, "journal"));
 	struct strbuf jpath = STRBUF_INIT;
@@ -55,7 +58,7 @@ static int read_skeleton(struct result *r, json_t *doc, const char *path, struct
 
 	journal_path(path, name, &jpath);
 	if (access(jpath.buf, F_OK) && errno == ENOENT) {
-		rc = report_json_load(r, doc, path, err);
+		rc = report_json_load(r, doc, path, budget, err);
 		if (!rc)
 			result_add_note(r, NOTE_WARNING, NULL, "the campaign may still be running; "
 					"else its journal was removed or not copied with the result",
@@ -70,6 +73,7 @@ static int read_skeleton(struct result *r, json_t *doc, const char *path, struct
 int report_json_read(struct result *r, const char *path, struct error *err)
 {
 	struct strbuf text = STRBUF_INIT;
+	size_t budget;
 	json_t *doc;
 	int rc;
 
@@ -80,15 +84,17 @@ int report_json_read(struct result *r, const char *path, struct error *err)
 		return error_hint(err, "check the path of the result file");
 	}
 	if (journal_sniff(text.buf, text.len)) {
+		rc = journal_read_buffer(r, path, text.buf, text.len, err);
 		strbuf_release(&text);
-		return journal_read(r, path, err);
+		return rc;
 	}
+	budget = report_json_budget(text.len);
 	doc = parse_text(path, &text, err);
 	strbuf_release(&text);
 	if (!doc)
 		return -1;
-	rc = is_skeleton(doc) ? read_skeleton(r, doc, path, err)
-			      : report_json_load(r, doc, path, err);
+	rc = is_skeleton(doc) ? read_skeleton(r, doc, path, budget, err)
+			      : report_json_load(r, doc, path, budget, err);
 	json_decref(doc);
 	return rc;
 }

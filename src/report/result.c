@@ -4,6 +4,7 @@
  */
 #include "report/result.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,6 +237,12 @@ int result_merge(struct result *dst, const struct result *src, const char *src_n
 	for (size_t i = 0; i < dst->nruns; i++)
 		if (dst->runs[i].block + 1 > block0)
 			block0 = dst->runs[i].block + 1;
+	for (size_t i = 0; i < src->nruns; i++)
+		if (src->runs[i].block >= INT_MAX - block0) {
+			error_set(err, ERR_USAGE, "cannot merge '%s': its blocks, numbered after "
+				  "the others', would pass %d", src_name, INT_MAX);
+			return error_hint(err, "merge fewer results at once");
+		}
 	for (size_t i = 0; i < src->nruns; i++) {
 		struct result_run *run = result_add_run(dst);
 		int index = run->index;

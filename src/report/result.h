@@ -17,6 +17,9 @@
 #include "host/hostinfo.h"
 
 #define RESULT_SCHEMA "pmustat.result/1"
+/* What `compare` accepts (cli/compare.h); a result read back may not hold
+ * more, since analysis and tables grow with variants x metrics. */
+#define RESULT_MAX_VARIANTS 64
 
 enum metric_source {
 	MSRC_CLOCK,	/* wall-time: CLOCK_MONOTONIC around the run */

@@ -9,27 +9,33 @@
 #include <string.h>
 
 #include "report/attribution.h"
+#include "core/printable.h"
 #include "report/analysis.h"
 #include "report/texttable.h"
 #include "report/units.h"
 
 void report_command_line(char *const *argv, struct strbuf *out)
 {
+	struct strbuf word = STRBUF_INIT;
+
 	for (char *const *a = argv; a && *a; a++) {
 		if (a != argv)
 			strbuf_addch(out, ' ');
-		if (**a && !strpbrk(*a, " \t\n'\"\\$`*?;&|<>(){}[]"))
+		/* Control characters are shown escaped (\x1b), inside quotes. */
+		printable_in(&word, *a);
+		if (**a && !strpbrk(*a, " \t\n'\"\\$`*?;&|<>(){}[]") && !strcmp(word.buf, *a)) {
 			strbuf_adds(out, *a);
-		else {
-			strbuf_addch(out, '\'');
-			for (const char *p = *a; *p; p++)
-				if (*p == '\'')
-					strbuf_adds(out, "'\\''");
-				else
-					strbuf_addch(out, *p);
-			strbuf_addch(out, '\'');
+			continue;
 		}
+		strbuf_addch(out, '\'');
+		for (const char *p = word.buf; *p; p++)
+			if (*p == '\'')
+				strbuf_adds(out, "'\\''");
+			else
+				strbuf_addch(out, *p);
+		strbuf_addch(out, '\'');
 	}
+	strbuf_release(&word);
 }
 
 static void cell_value(struct texttable *t, size_t row, size_t col,
@@ -121,14 +127,20 @@ static void stat_row(struct texttable *t, const struct result *r, const struct a
 	texttable_set(t, row, 6, "%zu", ms->s.n);
 }
 
+/* Notes may come from a result file: shown with control characters escaped. */
 static void note_lines(const struct result_note *n, struct strbuf *out)
 {
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
 	if (n->metric && !strstr(n->text, n->metric))
-		strbuf_addf(out, "  - %s: %s\n", n->metric, n->text);
+		strbuf_addf(out, "  - %s: %s\n", printable_in(&a, n->metric),
+			    printable_in(&b, n->text));
 	else
-		strbuf_addf(out, "  - %s\n", n->text);
+		strbuf_addf(out, "  - %s\n", printable_in(&b, n->text));
 	if (n->hint)
-		strbuf_addf(out, "    hint: %s\n", n->hint);
+		strbuf_addf(out, "    hint: %s\n", printable_in(&a, n->hint));
+	strbuf_release(&a);
+	strbuf_release(&b);
 }
 
 void report_notes(const struct result *r, const struct result_note *extra, size_t nextra,

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/printable.h"
+
 void texttable_init(struct texttable *t, size_t ncols, const char *align)
 {
 	memset(t, 0, sizeof(*t));
@@ -21,6 +23,7 @@ void texttable_release(struct texttable *t)
 	for (size_t i = 0; i < t->nrows * t->ncols; i++)
 		free(t->cells[i]);
 	free(t->cells);
+	free(t->colors);
 	free(t->span);
 	memset(t, 0, sizeof(*t));
 }
@@ -30,16 +33,19 @@ size_t texttable_row(struct texttable *t)
 	size_t old = t->alloc;
 
 	ALLOC_GROW(t->span, t->nrows + 1, t->alloc);
-	if (t->alloc != old)
+	if (t->alloc != old) {
 		t->cells = xrealloc(t->cells, t->alloc * t->ncols * sizeof(char *));
+		t->colors = xrealloc(t->colors, t->alloc * t->ncols * sizeof(char *));
+	}
 	memset(&t->cells[t->nrows * t->ncols], 0, t->ncols * sizeof(char *));
+	memset(&t->colors[t->nrows * t->ncols], 0, t->ncols * sizeof(char *));
 	t->span[t->nrows] = 0;
 	return t->nrows++;
 }
 
 void texttable_set(struct texttable *t, size_t row, size_t col, const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, safe = STRBUF_INIT;
 	char **cell = &t->cells[row * t->ncols + col];
 	va_list ap;
 	int n;
@@ -52,8 +58,15 @@ void texttable_set(struct texttable *t, size_t row, size_t col, const char *fmt,
 	vsnprintf(sb.buf, sb.alloc, fmt, ap);
 	va_end(ap);
 	sb.len = (size_t)(n > 0 ? n : 0);
+	strbuf_add_printable(&safe, sb.buf);
+	strbuf_release(&sb);
 	free(*cell);
-	*cell = strbuf_detach(&sb);
+	*cell = strbuf_detach(&safe);
+}
+
+void texttable_color(struct texttable *t, size_t row, size_t col, const char *sgr)
+{
+	t->colors[row * t->ncols + col] = sgr;
 }
 
 void texttable_span(struct texttable *t, size_t row)
@@ -95,6 +108,7 @@ void texttable_render(const struct texttable *t, size_t indent, struct strbuf *o
 		pad(out, indent);
 		for (size_t c = 0; c < t->ncols; c++) {
 			const char *s = t->cells[r * t->ncols + c];
+			const char *color = t->colors[r * t->ncols + c];
 			size_t cw = display_width(s), gap = w[c] > cw ? w[c] - cw : 0;
 
 			if (t->span[r] && c > 1)
@@ -103,7 +117,10 @@ void texttable_render(const struct texttable *t, size_t indent, struct strbuf *o
 				strbuf_adds(out, "  ");
 			if (t->align[c] == 'r' && !(t->span[r] && c == 1))
 				pad(out, gap);
-			strbuf_adds(out, s ? s : "");
+			if (color && s)
+				strbuf_addf(out, "%s%s\033[0m", color, s);
+			else
+				strbuf_adds(out, s ? s : "");
 			if (t->align[c] != 'r' && c + 1 < t->ncols && !(t->span[r] && c == 1))
 				pad(out, gap);
 		}

@@ -2,7 +2,10 @@
  * Aligned text tables for terminals: cells are strings, widths are computed
  * from the content, each column is left- or right-aligned. Every human table
  * of pmustat (stat, compare, list, doctor) goes through this, so they all
- * line up the same way.
+ * line up the same way. Cells are always printable: control characters in
+ * what a cell is given (a variant name from a result file, a PMU name from
+ * a recorded tree) are escaped (core/printable.h); colour is an attribute
+ * of the cell, added around it when the table is rendered.
  */
 #ifndef PMU_REPORT_TEXTTABLE_H
 #define PMU_REPORT_TEXTTABLE_H
@@ -15,6 +18,7 @@ struct texttable {
 	size_t ncols;
 	const char *align;	/* one char per column: 'l' or 'r' */
 	char **cells;		/* rows * ncols, row-major; NULL = empty */
+	const char **colors;	/* rows * ncols: an SGR sequence ("\033[1;31m") or NULL */
 	size_t nrows, alloc;
 	int *span;		/* per row: 1 = the second cell runs across the rest */
 };
@@ -23,9 +27,13 @@ void texttable_init(struct texttable *t, size_t ncols, const char *align);
 void texttable_release(struct texttable *t);
 /* Start a new row; returns its index. */
 size_t texttable_row(struct texttable *t);
-/* Set cell (row, col) to a printf-formatted string. */
+/* Set cell (row, col) to a printf-formatted string, control characters
+ * escaped. */
 void texttable_set(struct texttable *t, size_t row, size_t col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* Show cell (row, col) in colour: sgr (a static string such as "\033[33m")
+ * before it, a reset after it. */
+void texttable_color(struct texttable *t, size_t row, size_t col, const char *sgr);
 /* Let the row's second cell run across the remaining columns (which stay
  * empty), e.g. "not counted (see notes)"; it does not widen its column. */
 void texttable_span(struct texttable *t, size_t row);

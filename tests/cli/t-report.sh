@@ -20,6 +20,14 @@ expect_in m.html "pmustat compare"
 run_pm 0 report -q a1.json -o again.json
 expect_eq "$(jv again.json comparisons.0.ratio)" "$(jv a1.json comparisons.0.ratio)" "ratio recomputed"
 
+# Any number of files (the argument splitter once kept 64 and passed NULL
+# for the rest).
+set --
+i=0
+while [ $i -lt 70 ]; do set -- "$@" s.json; i=$((i + 1)); done
+run_pm 0 report -q "$@" -o seventy.json
+expect_eq "$(jv seventy.json runs.#)" 210 "runs of 70 merged results"
+
 run_pm 2 report
 expect_in err "no result to report"
 run_pm 1 report missing.json

@@ -5,6 +5,17 @@ run_pm 2 stat -e tsk-clock -- true
 expect_in err "error: unknown event 'tsk-clock'"
 expect_in err "hint: did you mean 'task-clock'?"
 
+# An empty metric list is a usage error (under ASan a leak on this path
+# once turned it into exit 1).
+for bad in ',,,' ',' 'ipc,,cycles'; do
+	run_pm 2 stat -m "$bad" -- true
+	expect_in err "error: empty event in event list '$bad'"
+	expect_in err "hint: separate metrics with single commas"
+done
+long=$(printf '%0100000d' 0 | tr 0 q)
+run_pm 2 stat -e "$long" -- true
+expect_in err "error: unknown event 'qqqq"
+
 run_pm 2 stat --rpeat 3 -- true
 expect_in err "unknown option '--rpeat'"
 expect_in err "did you mean '--repeat'"

@@ -304,13 +304,17 @@ static void expect_refused(const char *dir, const char *caches, const char *msg)
 {
 	struct catalog cat;
 	struct error err;
+	struct strbuf file = STRBUF_INIT;
 
 	bad_catalogue(dir, caches);
 	error_clear(&err);
 	if (catalog_load(&cat, "bad", &err) == 0)
 		fail_msg("accepted caches %s", caches);
-	assert_contains(err.msg, "catalogue 'data/uarch/bad.json': ");
+	/* The file named is the one read, under PMUSTAT_DATA_DIR. */
+	strbuf_addf(&file, "catalogue '%s/uarch/bad.json': ", dir);
+	assert_contains(err.msg, file.buf);
 	assert_contains(err.msg, msg);
+	strbuf_release(&file);
 }
 
 #define L(size, ways, line, shared) \
@@ -357,7 +361,7 @@ static void test_loader_refuses_bad_caches(void **state)
 	expect_refused(dir, "{ \"l1i\": { \"size\": 32768, \"ways\": 8, \"line\": 64, "
 		       "\"shared\": \"core\" }, \"l1d\": " L(32768, 8, 64, "core") ", \"l2\": "
 		       L(1048576, 16, 64, "core") " }", "caches.l1i has no 'source'");
-	expect_refused(dir, "[]", "'caches' is not an object");
+	expect_refused(dir, "[]", "'caches' is [], not an object");
 	unsetenv("PMUSTAT_DATA_DIR");
 	rm_tree(dir);
 }

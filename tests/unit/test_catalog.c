@@ -361,6 +361,27 @@ static void test_derived(void **state)
 	catalog_release(&cat);
 }
 
+/* depth times c ("((((" or "----"), then "c", closed again: ok or not. */
+static void check_nesting(char c, size_t depth, int want)
+{
+	struct values vals = { { "c" }, { 2 } };
+	char *f = malloc(2 * depth + 2);
+	struct error err;
+	double v;
+
+	memset(f, c, depth);
+	f[depth] = 'c';
+	memset(f + depth + 1, c == '(' ? ')' : ' ', depth);
+	f[2 * depth + 1] = '\0';
+	error_clear(&err);
+	assert_int_equal(formula_eval(f, lookup, &vals, &v, &err), want);
+	if (want)
+		assert_non_null(strstr(err.msg, "nested too deeply"));
+	else
+		assert_true(v == (c == '-' && depth % 2 ? -2.0 : 2.0));
+	free(f);
+}
+
 static void test_formula(void **state)
 {
 	char **names;
@@ -384,6 +405,15 @@ static void test_formula(void **state)
 	assert_int_equal(formula_eval("a-b +", lookup, &vals, &v, &err), -1);
 	assert_non_null(strstr(err.msg, "bad formula 'a-b +'"));
 	assert_int_equal(formula_eval("zz", lookup, &vals, &v, &err), -1);
+	/* A formula read from a file may be missing, or nest without end. */
+	assert_int_equal(formula_names(NULL, &names, &n, &err), -1);
+	assert_string_equal(err.msg, "no formula given");
+	assert_int_equal(formula_eval(NULL, lookup, &vals, &v, &err), -1);
+	check_nesting('(', 64, 0);
+	check_nesting('(', 65, -1);
+	check_nesting('(', 1000000, -1);
+	check_nesting('-', 64, 0);
+	check_nesting('-', 1000000, -1);
 }
 
 static void test_presets_and_errors(void **state)

@@ -380,6 +380,27 @@ static void test_unknown_event(void **state)
 
 /* ---- libpfm4 cross-checks ---------------------------------------------- */
 
+/* A name far longer than any candidate is refused like a short one (and,
+ * since suggestions skip candidates of a too different length, in time
+ * linear in its length: see test_suggest.c). */
+static void check_long_unknown(const struct sysfs_model *m)
+{
+	size_t n = 100000;
+	char *s = malloc(n + 1);
+	struct event_spec ev;
+	struct error err;
+
+	memset(s, 'q', n);
+	memcpy(s, "RETIRED_OPS", 11);
+	s[n] = '\0';
+	error_clear(&err);
+	assert_int_equal(event_parse(m, s, &ev, &err), -1);
+	assert_int_equal(err.kind, ERR_USAGE);
+	assert_true(!strncmp(err.msg, "unknown event 'RETIRED_OPSqqq", 29));
+	assert_string_equal(err.hint, "see the events available here with 'pmustat list'");
+	free(s);
+}
+
 static void test_libpfm_zen4(void **state)
 {
 	struct sysfs_model m;
@@ -417,6 +438,7 @@ static void test_libpfm_zen4(void **state)
 	check_err(&m, "RETIRED_OPS:bogus",
 		  "cannot encode libpfm4 event 'RETIRED_OPS:bogus': invalid event attribute",
 		  "pmustat explain RETIRED_OPS");
+	check_long_unknown(&m);
 	sysfs_model_release(&m);
 }
 

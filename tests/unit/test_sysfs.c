@@ -14,7 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -335,9 +338,47 @@ static void test_broken_files(void **state)
 	put(root, DEV "cpu/events/cycles.scale", "fast\n");
 	check_load_fails(root, DEV "cpu/events/cycles.scale", "got 'fast'");
 	put(root, DEV "cpu/events/cycles.scale", "0.5\n");
-	/* Unreadable: a directory where a file should be. */
+	/* A directory where a file should be. */
 	put(root, DEV "cpu/caps/branches/x", "1\n");
-	check_load_fails(root, DEV "cpu/caps/branches", "cannot read");
+	check_load_fails(root, DEV "cpu/caps/branches", "is not a regular file");
+	rm_rf(root);
+	free(root);
+}
+
+/*
+ * A FIFO where a sysfs file belongs is refused, not waited on. A child
+ * offers the FIFO the content a plain file would have ("4"): a reader that
+ * opened it blocking would wait for the child and then take that content
+ * (so this fails by loading the PMU, rather than by hanging); ours refuses
+ * it without reading, and the child, if still waiting, is killed.
+ */
+static void test_fifo_refused(void **state)
+{
+	char *root = scratch();
+	struct strbuf fifo = STRBUF_INIT;
+	pid_t child;
+
+	(void)state;
+	put(root, DEV "cpu/format/event", "config:0-7\n");
+	strbuf_addf(&fifo, "%s/" DEV "cpu/type", root);
+	assert_int_equal(mkfifo(fifo.buf, 0600), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		int fd;
+
+		signal(SIGPIPE, SIG_DFL);
+		fd = open(fifo.buf, O_WRONLY);
+		_exit(fd >= 0 && write(fd, "4\n", 2) == 2 ? 0 : 1);
+	}
+	check_load_fails(root, DEV "cpu/type", "is not a regular file");
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	/* Devices too: /dev/null would read as empty, /dev/zero as endless. */
+	unlink(fifo.buf);
+	assert_int_equal(symlink("/dev/zero", fifo.buf), 0);
+	check_load_fails(root, DEV "cpu/type", "is not a regular file");
+	strbuf_release(&fifo);
 	rm_rf(root);
 	free(root);
 }
@@ -410,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_load_zen4),
 		cmocka_unit_test(test_empty_and_missing),
 		cmocka_unit_test(test_broken_files),
+		cmocka_unit_test(test_fifo_refused),
 		cmocka_unit_test(test_read_text),
 		cmocka_unit_test(test_sysctl_int),
 	};

@@ -1,0 +1,147 @@
+/*
+ * The fuzz harnesses' helpers (see fuzz.h). Kept out of the harnesses so
+ * each of those is only its parser's calls; nothing here looks at the
+ * input beyond copying it.
+ */
+#include "fuzz.h"
+
+#include <ftw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/strbuf.h"
+#include "report/compare_table.h"
+#include "report/csv.h"
+#include "report/html.h"
+#include "report/json.h"
+#include "report/table.h"
+
+static char *tmpdir;
+
+void fuzz_die(const char *what, const char *why)
+{
+	fprintf(stderr, "fuzz harness: %s: %s\n", what, why);
+	abort();
+}
+
+char *fuzz_cstr(const uint8_t *data, size_t size)
+{
+	const uint8_t *nul = memchr(data, '\0', size);
+
+	return xstrndup((const char *)data, nul ? (size_t)(nul - data) : size);
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+static void remove_tmpdir(void)
+{
+	nftw(tmpdir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(tmpdir);
+}
+
+const char *fuzz_tmpdir(void)
+{
+	const char *base = getenv("TMPDIR");
+	struct strbuf sb = STRBUF_INIT;
+
+	if (tmpdir)
+		return tmpdir;
+	strbuf_addf(&sb, "%s/pmustat-fuzz.XXXXXX", base && *base ? base : "/tmp");
+	if (!mkdtemp(sb.buf))
+		fuzz_die(sb.buf, strerror(errno));
+	tmpdir = strbuf_detach(&sb);
+	atexit(remove_tmpdir);
+	return tmpdir;
+}
+
+char *fuzz_path(const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s/%s", fuzz_tmpdir(), name);
+	return strbuf_detach(&sb);
+}
+
+void fuzz_write(const char *path, const void *data, size_t size)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	const char *p = data;
+
+	if (fd < 0)
+		fuzz_die(path, strerror(errno));
+	while (size) {
+		ssize_t n = write(fd, p, size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			fuzz_die(path, strerror(errno));
+		p += n;
+		size -= (size_t)n;
+	}
+	close(fd);
+}
+
+static void render_tables(const struct result *r)
+{
+	for (int color = 0; color < 2; color++)
+		for (int verbose = 0; verbose < 2; verbose++) {
+			struct table_opts o = { color, verbose };
+			struct strbuf sb = STRBUF_INIT;
+
+			report_stat_table(r, &o, &sb);
+			if (r->nvariants >= 2)
+				report_compare_table(r, &o, &sb);
+			strbuf_release(&sb);
+		}
+}
+
+static void render_files(const struct result *r)
+{
+	struct strbuf table = STRBUF_INIT, page = STRBUF_INIT;
+	struct table_opts o = { 0, 0 };
+	char *csv = fuzz_path("out.csv");
+	struct error err;
+	json_t *doc;
+
+	report_stat_table(r, &o, &table);
+	report_html(r, table.buf, &page);
+	csv_write_result(r, csv, &err);
+	doc = report_json(r);
+	free(json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER));
+	json_decref(doc);
+	free(csv);
+	strbuf_release(&table);
+	strbuf_release(&page);
+}
+
+void fuzz_render_result(struct result *r)
+{
+	struct result copy;
+	struct error err;
+
+	render_tables(r);
+	render_files(r);
+	/* A merge with itself: same shape by construction, blocks renumbered. */
+	memset(&copy, 0, sizeof(copy));
+	result_init(&copy, r->command);
+	for (size_t v = 0; v < r->nvariants; v++)
+		result_add_variant(&copy, r->variants[v].name, r->variants[v].argv);
+	for (size_t m = 0; m < r->nmetrics; m++)
+		result_add_metric(&copy, r->metrics[m].name, r->metrics[m].unit,
+				  r->metrics[m].source);
+	if (result_merge(&copy, r, "self", &err) == 0 && result_merge(&copy, r, "self", &err) == 0)
+		render_tables(&copy);
+	result_release(&copy);
+}
