@@ -16,6 +16,7 @@
 #include "cli/compare.h"
 #include "cli/measure.h"
 #include "cli/options.h"
+#include "core/printable.h"
 #include "core/strlist.h"
 #include "core/suggest.h"
 #include "report/compare_table.h"
@@ -129,6 +130,7 @@ static int find_baseline(const struct compare_opts *co, struct error *err)
 /* --fail-on-regression: exit 3 when a listed metric got worse in a variant. */
 static int regressions(const struct result *r, const char *list)
 {
+	struct strbuf pm = STRBUF_INIT, pv = STRBUF_INIT;
 	struct comparison_set s;
 	int found = 0;
 
@@ -140,11 +142,14 @@ static int regressions(const struct result *r, const char *list)
 		if (!strlist_has(list, name) || c->verdict != STATS_SLOWER)
 			continue;
 		fprintf(stderr, "regression: %s of '%s' is %.4fx the baseline's [%.4f, %.4f] "
-			"(n %zu)\n", name, r->variants[c->variant].name, c->ratio, c->ci_lo,
+			"(n %zu)\n", printable_in(&pm, name),
+			printable_in(&pv, r->variants[c->variant].name), c->ratio, c->ci_lo,
 			c->ci_hi, c->n);
 		found = 1;
 	}
 	comparisons_release(&s);
+	strbuf_release(&pm);
+	strbuf_release(&pv);
 	return found;
 }
 

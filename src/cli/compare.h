@@ -9,8 +9,9 @@
 #include <stdint.h>
 
 #include "campaign/campaign.h"
+#include "report/result.h"
 
-#define COMPARE_MAX_VARIANTS 64
+#define COMPARE_MAX_VARIANTS RESULT_MAX_VARIANTS
 
 struct compare_opts {
 	struct campaign_opts o;
