@@ -33,16 +33,19 @@ expect_stdout_full() {
 }
 # has_pmu NAME: does this host expose sysfs PMU NAME?
 has_pmu() { [ -e "/sys/bus/event_source/devices/$1" ]; }
-# doctor_check FILE ID FIELD: a field of the check with this id in doctor's JSON
-doctor_check() {
-	n=$(jv "$1" checks.#) || fail "no checks in $1"
+# json_find FILE ARRAY KEY VALUE FIELD: FIELD of the first element of ARRAY
+# whose KEY is VALUE (fails the test when there is none)
+json_find() {
+	n=$(jv "$1" "$2.#") || fail "no $2 in $1"
 	i=0
 	while [ "$i" -lt "$n" ]; do
-		if [ "$(jv "$1" checks.$i.id)" = "$2" ]; then
-			jv "$1" "checks.$i.$3"
+		if [ "$(jv "$1" "$2.$i.$3")" = "$4" ]; then
+			jv "$1" "$2.$i.$5"
 			return
 		fi
 		i=$((i + 1))
 	done
-	fail "no check '$2' in $1"
+	fail "no $2 element with $3 '$4' in $1"
 }
+# doctor_check FILE ID FIELD: a field of the check with this id in doctor's JSON
+doctor_check() { json_find "$1" checks id "$2" "$3"; }

@@ -8,18 +8,7 @@ BUSY=$BUILD/busy
 ALLOCN=$BUILD/allocn
 
 # cmp FILE METRIC FIELD: a field of the comparison of METRIC (first variant)
-cmp() {
-	n=$(jv "$1" comparisons.#) || fail "no comparisons in $1"
-	k=0
-	while [ "$k" -lt "$n" ]; do
-		if [ "$(jv "$1" comparisons.$k.metric)" = "$2" ]; then
-			jv "$1" "comparisons.$k.$3"
-			return
-		fi
-		k=$((k + 1))
-	done
-	fail "no comparison of '$2' in $1"
-}
+cmp() { json_find "$1" comparisons metric "$2" "$3"; }
 
 # A fixed number of blocks: the layout of the campaign, and the Holm family
 # as asked (-m wall-time,task-clock): wall-time primary, task-clock a family

@@ -16,12 +16,7 @@ expect_in p.json '"where": "twofunc: twofunc.c"'
 lo=$(jv p.json attribution.0.functions.0.ci_ns.0)
 awk -v lo="$lo" 'BEGIN { exit !(lo > 0) }' || fail "work_b's interval reaches 0: $lo"
 # work_a did the same work in both: its change is small next to work_b's.
-n=$(jv p.json attribution.0.functions.#)
-i=0; da=
-while [ $i -lt "$n" ]; do
-	[ "$(jv p.json attribution.0.functions.$i.function)" = work_a ] && da=$(jv p.json attribution.0.functions.$i.delta_ns)
-	i=$((i + 1))
-done
+da=$(json_find p.json attribution.0.functions function work_a delta_ns)
 [ -n "$da" ] || fail "work_a not shown"
 db=$(jv p.json attribution.0.functions.0.delta_ns)
 awk -v a="$da" -v b="$db" 'BEGIN { exit !(a < b / 4 && -a < b / 4) }' || fail "work_a moved: $da vs $db"

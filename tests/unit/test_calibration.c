@@ -609,43 +609,61 @@ static void test_sequential_aa(void **state)
  * the se of that median is about 0.00025, so the bound is 4 se, and the
  * plain mean misses it).
  */
-static void test_sequential_effect(void **state)
+/* Many seeded campaigns of the default rule at a true ratio: how they ended. */
+struct seq_stats {
+	int nrep, cover, slower, unsized, wrong, early;
+	double median_n, median_est, median_plain;
+};
+
+static void run_sequential(const struct machine *m, uint64_t seed0, int nrep, double truth,
+			   struct seq_stats *st)
 {
-	int nrep = reps(1000), cover = 0, slower = 0, wrong = 0, early = 0;
 	double *ns = malloc((size_t)nrep * sizeof(double));
 	double *est = malloc((size_t)nrep * sizeof(double));
 	double *plain = malloc((size_t)nrep * sizeof(double));
-	double truth = 1.03, med, med_plain;
 
-	(void)state;
+	memset(st, 0, sizeof(*st));
+	st->nrep = nrep;
 	for (int rep = 0; rep < nrep; rep++) {
 		struct seq_outcome o;
 
-		campaign_sequential_rule(&vm, 80000 + (uint64_t)rep, truth, 1, &o);
-		cover += o.lo <= truth && truth <= o.hi;
-		slower += o.verdict == STATS_SLOWER;
-		wrong += o.verdict == STATS_FASTER || o.verdict == STATS_FASTER_UNSIZED;
-		early += o.n < MAX_BLOCKS;
+		campaign_sequential_rule(m, seed0 + (uint64_t)rep, truth, 1, &o);
+		st->cover += o.lo <= truth && truth <= o.hi;
+		st->slower += o.verdict == STATS_SLOWER;
+		st->unsized += o.verdict == STATS_SLOWER_UNSIZED;
+		st->wrong += o.verdict == STATS_FASTER || o.verdict == STATS_FASTER_UNSIZED;
+		st->early += o.n < MAX_BLOCKS;
 		ns[rep] = o.n;
 		est[rep] = o.ratio;
 		plain[rep] = o.ratio_plain;
 	}
-	med = median_of(est, nrep);
-	med_plain = median_of(plain, nrep);
+	st->median_n = median_of(ns, nrep);
+	st->median_est = median_of(est, nrep);
+	st->median_plain = median_of(plain, nrep);
+	free(ns);
+	free(est);
+	free(plain);
+}
+
+static void test_sequential_effect(void **state)
+{
+	struct seq_stats st;
+	int nrep = reps(1000);
+	double truth = 1.03;
+
+	(void)state;
+	run_sequential(&vm, 80000, nrep, truth, &st);
 	print_message("default rule, ratio 1.03, %d reps: stopped before %d blocks %.1f%% "
 		      "(>= 95%%), median %.0f blocks; SLOWER %.1f%% (>= 90%%), wrong way %d (0); "
 		      "interval covers 1.03 %.1f%% (>= 95%%); median estimate %.4f "
 		      "(1.029..1.031; plain mean at the stop %.4f)\n", nrep, MAX_BLOCKS,
-		      100.0 * early / nrep, median_of(ns, nrep), 100.0 * slower / nrep, wrong,
-		      100.0 * cover / nrep, med, med_plain);
-	assert_true(early >= 0.95 * nrep);
-	assert_true(slower >= 0.90 * nrep);
-	assert_int_equal(wrong, 0);
-	assert_true(cover >= 0.95 * nrep);
-	assert_true(fabs(med - truth) <= 0.001);
-	free(ns);
-	free(est);
-	free(plain);
+		      100.0 * st.early / nrep, st.median_n, 100.0 * st.slower / nrep, st.wrong,
+		      100.0 * st.cover / nrep, st.median_est, st.median_plain);
+	assert_true(st.early >= 0.95 * nrep);
+	assert_true(st.slower >= 0.90 * nrep);
+	assert_int_equal(st.wrong, 0);
+	assert_true(st.cover >= 0.95 * nrep);
+	assert_true(fabs(st.median_est - truth) <= 0.001);
 }
 
 /*
@@ -664,42 +682,24 @@ static void test_sequential_loaded(void **state)
 {
 	const struct machine loaded = { .sd_block = 0.05, .sd_run = 0.05, .spike_p = 0.05,
 					.spike = 0.3 };
-	int nrep = reps(400), slower = 0, unsized = 0, wrong = 0, early = 0, cover = 0;
-	double *ns = malloc((size_t)nrep * sizeof(double));
-	double *est = malloc((size_t)nrep * sizeof(double));
-	double *plain = malloc((size_t)nrep * sizeof(double));
-	double truth = 1.03, med, med_plain;
+	struct seq_stats st;
+	int nrep = reps(400);
+	double truth = 1.03;
 
 	(void)state;
-	for (int rep = 0; rep < nrep; rep++) {
-		struct seq_outcome o;
-
-		campaign_sequential_rule(&loaded, 90000 + (uint64_t)rep, truth, 1, &o);
-		cover += o.lo <= truth && truth <= o.hi;
-		slower += o.verdict == STATS_SLOWER;
-		unsized += o.verdict == STATS_SLOWER_UNSIZED;
-		wrong += o.verdict == STATS_FASTER || o.verdict == STATS_FASTER_UNSIZED;
-		early += o.n < MAX_BLOCKS;
-		ns[rep] = o.n;
-		est[rep] = o.ratio;
-		plain[rep] = o.ratio_plain;
-	}
-	med = median_of(est, nrep);
-	med_plain = median_of(plain, nrep);
+	run_sequential(&loaded, 90000, nrep, truth, &st);
 	print_message("default rule, ratio 1.03 on a loaded VM, %d reps: stopped before %d blocks "
 		      "%.1f%% (>= 60%%), median %.0f blocks; SLOWER %.1f%% + size uncertain "
 		      "%.1f%% (>= 85%%), wrong way %d (0); interval covers 1.03 %.1f%% (>= 95%%); "
 		      "median estimate %.4f (1.027..1.033; plain %.4f)\n", nrep, MAX_BLOCKS,
-		      100.0 * early / nrep, median_of(ns, nrep), 100.0 * slower / nrep,
-		      100.0 * unsized / nrep, wrong, 100.0 * cover / nrep, med, med_plain);
-	assert_true(early >= 0.60 * nrep);
-	assert_true(slower + unsized >= 0.85 * nrep);
-	assert_int_equal(wrong, 0);
-	assert_true(cover >= 0.95 * nrep);
-	assert_true(fabs(med - truth) <= 0.003);
-	free(ns);
-	free(est);
-	free(plain);
+		      100.0 * st.early / nrep, st.median_n, 100.0 * st.slower / nrep,
+		      100.0 * st.unsized / nrep, st.wrong, 100.0 * st.cover / nrep, st.median_est,
+		      st.median_plain);
+	assert_true(st.early >= 0.60 * nrep);
+	assert_true(st.slower + st.unsized >= 0.85 * nrep);
+	assert_int_equal(st.wrong, 0);
+	assert_true(st.cover >= 0.95 * nrep);
+	assert_true(fabs(st.median_est - truth) <= 0.003);
 }
 
 int main(void)
