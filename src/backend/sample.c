@@ -3,7 +3,9 @@
  * are variable-length and may wrap at the end of the buffer; a wrapped one is
  * copied out whole before it is parsed. The layout of each record follows
  * include/uapi/linux/perf_event.h: a sample's fields come in the order of the
- * PERF_SAMPLE_* bits (IP, TID, PERIOD, CALLCHAIN for what we ask), MMAP2
+ * PERF_SAMPLE_* bits (IP, TID, PERIOD, CALLCHAIN, REGS_USER, STACK_USER for
+ * what we ask; the registers in the order of the bits of sample_regs_user,
+ * arch/x86/include/uapi/asm/perf_regs.h and arch/arm64/...), MMAP2
  * carries pid, tid, addr, len, pgoff, device and inode, prot, flags and the
  * file name.
  */
@@ -20,6 +22,38 @@
 #include "core/strbuf.h"
 #include "host/sysctl.h"
 
+/*
+ * The user registers asked for with SAMPLE_CHAIN_DWARF, and where each goes
+ * in DWARF's numbering (the System V x86-64 psABI, figure 3.36: rax rdx rcx
+ * rbx rsi rdi rbp rsp r8-r15, then the return address rip as 16; the
+ * AArch64 DWARF ABI: x0-x30 0-30, sp 31, and the pc kept apart as 32).
+ */
+#if defined(__x86_64__)
+/* perf's x86 order: AX BX CX DX SI DI BP SP IP FLAGS CS SS DS ES FS GS R8..R15 */
+static const signed char perf_to_dwarf[24] = {
+	0, 3, 2, 1, 4, 5, 6, 7, 16, -1, -1, -1, -1, -1, -1, -1,
+	8, 9, 10, 11, 12, 13, 14, 15,
+};
+#define REGS_MASK 0xff01ffull	/* AX..IP and R8..R15 */
+#define NPERF_REGS 24
+#elif defined(__aarch64__)
+/* perf's arm64 order: X0..X30 SP PC, the same as DWARF's with the pc as 32 */
+static const signed char perf_to_dwarf[33] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+	21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
+};
+#define REGS_MASK 0x1ffffffffull
+#define NPERF_REGS 33
+#else
+#define REGS_MASK 0ull
+#define NPERF_REGS 0
+#endif
+
+int sample_dwarf_supported(void)
+{
+	return REGS_MASK != 0;
+}
+
 static void fill_attr(struct perf_event_attr *a, const struct sample_opts *o, int inherit)
 {
 	memset(a, 0, sizeof(*a));
@@ -33,8 +67,14 @@ static void fill_attr(struct perf_event_attr *a, const struct sample_opts *o, in
 	}
 	a->freq = 1;
 	a->sample_freq = o->freq;
-	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD |
-			 (o->callchain ? PERF_SAMPLE_CALLCHAIN : 0);
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
+	if (o->chain == SAMPLE_CHAIN_FP)
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (o->chain == SAMPLE_CHAIN_DWARF) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = REGS_MASK;
+		a->sample_stack_user = o->stack_bytes ? o->stack_bytes : SAMPLE_STACK_MAX;
+	}
 	a->disabled = 1;
 	a->enable_on_exec = 1;
 	a->inherit = (unsigned)inherit;
@@ -120,6 +160,9 @@ int sample_open(struct sample_set *s, pid_t pid, const struct sample_opts *o,
 	s->fd = xcalloc(s->ncpu, sizeof(int));
 	s->map = xcalloc(s->ncpu, sizeof(void *));
 	fill_attr(&a, o, 1);
+	/* Wake a reader polling the fds when a quarter of a buffer is written. */
+	a.watermark = 1;
+	a.wakeup_watermark = (uint32_t)(s->pages * s->page_size / 4);
 	for (size_t i = 0; i < s->ncpu; i++) {
 		void *m;
 
@@ -177,23 +220,66 @@ static int take(struct cursor *c, void *out, size_t len)
 	return 0;
 }
 
+/* REGS_USER (abi, then one value per bit of the mask) and STACK_USER (size,
+ * the bytes, and when size is not 0 the size actually copied). */
+static int parse_user(struct cursor *c, struct sample_rec *r, uint64_t *regs)
+{
+	uint64_t abi, v, size, dyn;
+	size_t k = 0;
+
+	if (take(c, &abi, 8))
+		return -1;
+	if (abi != PERF_SAMPLE_REGS_ABI_NONE) {
+		for (int bit = 0; bit < 64; bit++) {
+			if (!(REGS_MASK & (1ull << bit)))
+				continue;
+			if (take(c, &v, 8))
+				return -1;
+#if NPERF_REGS
+			if (bit < NPERF_REGS && perf_to_dwarf[bit] >= 0)
+				regs[perf_to_dwarf[bit]] = v;
+#endif
+			k++;
+		}
+		r->regs = regs;
+		r->nregs = k ? SAMPLE_NREGS : 0;
+	}
+	if (take(c, &size, 8) || size > (uint64_t)(c->end - c->p))
+		return -1;
+	if (!size)
+		return 0;
+	r->stack = c->p;
+	c->p += size;
+	if (take(c, &dyn, 8))
+		return -1;
+	r->stack_len = (size_t)(dyn < size ? dyn : size);
+	if (!r->nregs)
+		r->stack_len = 0;
+	return 0;
+}
+
 static int parse_sample(const struct sample_set *s, struct cursor *c, struct sample_rec *r)
 {
 	uint32_t ids[2];
 	uint64_t nr = 0;
 	static __thread uint64_t chain[SAMPLE_MAX_CHAIN];
+	static __thread uint64_t regs[SAMPLE_NREGS];
 
 	r->type = SREC_SAMPLE;
 	if (take(c, &r->ip, 8) || take(c, ids, 8) || take(c, &r->period, 8))
 		return -1;
 	r->pid = ids[0];
 	r->tid = ids[1];
-	if (!s->o.callchain)
-		return 0;
-	if (take(c, &nr, 8) || nr > (uint64_t)(c->end - c->p) / 8)
-		return -1;
-	r->nchain = user_chain((const uint64_t *)(const void *)c->p, nr, chain);
-	r->chain = chain;
+	if (s->o.chain == SAMPLE_CHAIN_FP) {
+		if (take(c, &nr, 8) || nr > (uint64_t)(c->end - c->p) / 8)
+			return -1;
+		r->nchain = user_chain((const uint64_t *)(const void *)c->p, nr, chain);
+		r->chain = chain;
+	}
+	if (s->o.chain == SAMPLE_CHAIN_DWARF) {
+		memset(regs, 0, sizeof(regs));
+		return parse_user(c, r, regs);
+	}
 	return 0;
 }
 

@@ -28,10 +28,27 @@
 
 enum sample_event { SAMPLE_CPU_CLOCK, SAMPLE_CYCLES };
 
+/*
+ * User call chains: none; the kernel's walk of the frame-pointer chain
+ * (PERF_SAMPLE_CALLCHAIN: cheap, but garbage above a function built without
+ * frame pointers); or a copy of the top of the user stack with the user
+ * registers (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER), unwound after
+ * the run from the objects' DWARF call-frame information (backend/unwind.h),
+ * as `perf record --call-graph dwarf` does. x86-64 and arm64 only.
+ */
+enum sample_chain { SAMPLE_CHAIN_NONE, SAMPLE_CHAIN_FP, SAMPLE_CHAIN_DWARF };
+
+/* Bytes of user stack copied per sample in SAMPLE_CHAIN_DWARF: the most
+ * the kernel takes (a record's size is 16 bits; perf's limit too). */
+#define SAMPLE_STACK_MAX 65528
+/* User registers per sample in SAMPLE_CHAIN_DWARF, in DWARF numbering. */
+#define SAMPLE_NREGS 33
+
 struct sample_opts {
 	enum sample_event event;
 	unsigned freq;		/* samples per second of CPU time (attr.freq) */
-	int callchain;		/* also record user call chains (frame pointers) */
+	enum sample_chain chain;	/* how user call chains are recorded */
+	unsigned stack_bytes;		/* SAMPLE_CHAIN_DWARF: stack copied, a multiple of 8 */
 	size_t pages;		/* ring buffer data pages per CPU (a power of two) */
 	int exclude_kernel;	/* user space only (perf_event_paranoid forbids more) */
 };
@@ -45,8 +62,15 @@ struct sample_rec {
 	enum sample_rec_type type;
 	uint32_t pid, tid;
 	uint64_t ip, period;		/* SREC_SAMPLE */
-	const uint64_t *chain;		/* SREC_SAMPLE with callchain: user frames, ip first */
+	const uint64_t *chain;		/* SAMPLE_CHAIN_FP: user frames, ip first */
 	size_t nchain;
+	/* SAMPLE_CHAIN_DWARF: the user registers in DWARF numbering (nregs of
+	 * them, 0 when the sample hit the kernel with no user context), and the
+	 * copy of the user stack from the stack pointer up. */
+	const uint64_t *regs;
+	size_t nregs;
+	const unsigned char *stack;
+	size_t stack_len;
 	uint64_t start, len, pgoff;	/* SREC_MMAP (executable mappings only) */
 	const char *path;		/* SREC_MMAP */
 	uint32_t ppid;			/* SREC_FORK */
@@ -59,6 +83,9 @@ struct sample_set {
 	size_t ncpu, pages, page_size;
 	struct sample_opts o;
 };
+
+/* Does this build know the user registers of its architecture (dwarf chains)? */
+int sample_dwarf_supported(void);
 
 /* Can this host sample this event at all? Opens and closes one on the
  * calling process. -1 with err (the kernel's refusal in words, with the

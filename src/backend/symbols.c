@@ -547,6 +547,36 @@ static int module_get(struct symbolizer *s, const char *path, uint64_t bias)
 	return (int)s->nmodules++;
 }
 
+void symbolizer_each_file(struct symbolizer *s,
+			  void (*cb)(void *ctx, const char *path, uint64_t bias), void *ctx)
+{
+	struct { const char *path; uint64_t bias; } *seen = NULL;
+	size_t nseen = 0, aseen = 0;
+
+	for (size_t i = 0; i < s->nranges; i++) {
+		struct range *r = &s->ranges[i];
+		struct object *o;
+		uint64_t bias;
+		size_t k = 0;
+
+		if (r->kind != RANGE_FILE)
+			continue;
+		o = object_get(s, r->path);
+		if (o->state <= 0)
+			continue;
+		bias = load_bias(o, r, s->page);
+		while (k < nseen && !(seen[k].path == r->path && seen[k].bias == bias))
+			k++;
+		if (k < nseen)
+			continue;
+		ALLOC_GROW(seen, nseen + 1, aseen);
+		seen[nseen].path = r->path;
+		seen[nseen++].bias = bias;
+		cb(ctx, r->path, bias);
+	}
+	free(seen);
+}
+
 /* The module of r's file at r's bias (-1 when the file cannot be read). */
 static int range_module(struct symbolizer *s, struct range *r)
 {
@@ -576,18 +606,26 @@ static demangle_fn demangler(struct symbolizer *s)
 }
 
 /* The name to show for a raw symbol or DWARF name, interned. */
+/* The name to show: demangled, and without the symbol version a shared
+ * library's symbol table may append ("__libc_start_main@@GLIBC_2.34"). */
 static const char *display_name(struct symbolizer *s, const char *raw)
 {
 	demangle_fn fn;
-	char *d;
+	char *d, *plain = NULL;
 	int status = -1;
-	const char *out;
+	const char *out, *at = strchr(raw, '@');
 
-	if (raw[0] != '_' || raw[1] != 'Z' || !(fn = demangler(s)))
-		return intern(&s->strings, raw);
+	if (at && at > raw)
+		raw = plain = xstrndup(raw, (size_t)(at - raw));
+	if (raw[0] != '_' || raw[1] != 'Z' || !(fn = demangler(s))) {
+		out = intern(&s->strings, raw);
+		free(plain);
+		return out;
+	}
 	d = fn(raw, NULL, NULL, &status);
 	out = intern(&s->strings, status == 0 && d ? d : raw);
 	free(d);
+	free(plain);
 	return out;
 }
 

@@ -119,6 +119,15 @@ int symbolizer_lookup(struct symbolizer *s, uint64_t addr, struct sym_frame *out
 const char *const *symbolizer_gaps(struct symbolizer *s);
 
 /*
+ * Each ELF file of the mappings given so far with its load bias (the
+ * address of its virtual address 0), once per (file, bias), opening files
+ * as needed; files that cannot be read are left out. For the unwinder
+ * (backend/unwind.h), which needs the address space whole.
+ */
+void symbolizer_each_file(struct symbolizer *s,
+			  void (*cb)(void *ctx, const char *path, uint64_t bias), void *ctx);
+
+/*
  * The key of a raw symbol name: the name without the suffixes compilers
  * append to the copies and parts of a function they make (GCC's .isra.N,
  * .constprop.N, .part.N, .cold, .cold.N, .lto_priv.N, .localalias,

@@ -81,6 +81,7 @@ struct campaign_opts {
 	unsigned sim_runs;	/* simulated blocks (0: 3) */
 	int profile;		/* --profile: sample every native run */
 	unsigned profile_hz;	/* --profile-rate (0: 999) */
+	const char *call_graph;	/* --call-graph: dwarf (NULL: the default), fp, none */
 	const char *sim_args;	/* words appended to each command in simulated
 				 * runs (a smaller input), or NULL */
 	const char *done_reason;	/* stop reason when every block ran (NULL: "all runs done") */

@@ -8,29 +8,65 @@
  * per run, so the raw per-block profiles live in the result like any other
  * metric and report/attribution.c pairs them block by block.
  *
+ * With call chains (`--call-graph dwarf`, the default, or `fp`), each sample
+ * also gives the calls it was in: the user stack copied with the sample is
+ * unwound after the run (backend/unwind.h), or the kernel's frame-pointer
+ * walk is taken as it is. Every function on the stack gets the sample's
+ * time once in "incl:FUNCTION" (inclusive time), and the stack itself,
+ * root first, in "stack:ROOT;...;LEAF" (the folded stacks flame graphs are
+ * drawn from). A note says how many samples' chains reached the program's
+ * entry (main's caller or a thread's start): the others are cut short.
+ *
  * A sampled address is first turned into (object, file offset), which is
- * the same in every run whatever ASLR did; the function found there is
- * cached across runs, so only new code is symbolized.
+ * the same in every run whatever ASLR did; the functions found there (the
+ * inline chain) are cached across runs, so only new code is symbolized.
  */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "backend/perf_event.h"
 #include "backend/sample.h"
 #include "backend/symbols.h"
+#include "backend/unwind.h"
 #include "campaign/mechanism.h"
 #include "core/strbuf.h"
 #include "report/attribution.h"
 
 #define PROFILE_DEFAULT_HZ 999
 #define PROFILE_PAGES 512
+/* Ring buffer pages per CPU with dwarf chains (up to 64 KiB per sample,
+ * drained while the run goes on): 8 MiB, doubled after a run that lost
+ * samples, up to 64 MiB. */
+#define PROFILE_DWARF_PAGES 2048
+#define PROFILE_MAX_PAGES 16384
 #define KERNEL_ADDRESS 0x8000000000000000ull
+/* Frames kept per sample (addresses unwound, then functions with the
+ * inlined ones). */
+#define MAX_PCS 64
+#define MAX_FNS 96
+#define MAX_INLINE 8
 
 /* What is known of one (object, file offset). */
 struct site {
 	size_t path;		/* index into paths */
 	uint64_t off;
-	size_t metric;		/* its self:FUNCTION metric */
+	size_t metric;		/* its self:FUNCTION metric (the innermost function) */
+	size_t chain, nchain;	/* into profile_state.chains: the inline chain's
+				 * self metrics, innermost first */
+};
+
+/* A call stack seen: its functions (self metrics, root first) and its
+ * stack: metric. */
+struct stack {
+	uint64_t hash;
+	size_t first, n;	/* into profile_state.stack_fns */
+	size_t metric;
 };
 
 struct profile_state {
@@ -41,16 +77,20 @@ struct profile_state {
 	struct site *sites;	/* open addressing, nsites_alloc slots */
 	size_t nsites, sites_alloc;
 	size_t kernel_metric, unknown_metric;	/* "[kernel]", "[unknown]" buckets */
+	size_t *chains;		/* the sites' inline chains */
+	size_t nchains, chains_alloc;
+	size_t *incl;		/* by self metric: its incl: metric, or -1 */
+	size_t nincl;
+	struct stack *stacks;	/* open addressing, stacks_alloc slots */
+	size_t nstacks, stacks_alloc;
+	size_t *stack_fns;
+	size_t nstack_fns, stack_fns_alloc;
+	uint64_t chained, complete;	/* samples with a chain; reaching a root */
+	int chains_noted;
 	char **gaps;		/* symbolization gaps already noted */
 	size_t ngaps;
 	uint64_t lost;
 	unsigned lost_runs;
-};
-
-struct profile_run {
-	struct profile_state *s;
-	struct sample_set set;
-	int open;
 };
 
 /* ---- a run's records ---------------------------------------------------- */
@@ -62,8 +102,14 @@ struct map {
 };
 
 struct hit {
-	uint32_t pid;
+	uint32_t pid, tid;
 	uint64_t ip, period;
+	/* Into collect.words: the fp frames, or the addresses unwound (unwound
+	 * set); a dwarf sample not yet unwound: its registers (into raw_regs)
+	 * and stack copy (into raw_bytes). */
+	size_t chain, nchain;
+	size_t stack, nstack;
+	int unwound;
 };
 
 struct collect {
@@ -72,6 +118,14 @@ struct collect {
 	size_t nmaps, maps_alloc;
 	struct hit *hits;
 	size_t nhits, hits_alloc;
+	uint64_t *words;
+	size_t nwords, words_alloc;
+	uint64_t *raw_regs;		/* dwarf samples read but not yet unwound */
+	size_t nraw_regs, raw_regs_alloc;
+	unsigned char *raw_bytes;
+	size_t nraw_bytes, raw_bytes_alloc;
+	size_t pending;			/* hits[pending..] are not unwound yet */
+	char *corrupt;			/* the first read error, or NULL */
 	struct { uint32_t pid, ppid; } *forks;
 	size_t nforks, forks_alloc;
 	uint64_t lost;
@@ -92,10 +146,31 @@ static void on_record(void *ctx, const struct sample_rec *r)
 	struct collect *c = ctx;
 
 	switch (r->type) {
-	case SREC_SAMPLE:
+	case SREC_SAMPLE: {
+		struct hit h = { r->pid, r->tid, r->ip, r->period, 0, 0, 0, 0, 0 };
+
+		if (r->nchain) {
+			h.chain = c->nwords;
+			h.nchain = r->nchain;
+			ALLOC_GROW(c->words, c->nwords + r->nchain, c->words_alloc);
+			memcpy(c->words + c->nwords, r->chain, r->nchain * sizeof(*r->chain));
+			c->nwords += r->nchain;
+		} else if (r->nregs) {
+			h.chain = c->nraw_regs;
+			h.nchain = r->nregs;
+			ALLOC_GROW(c->raw_regs, c->nraw_regs + r->nregs, c->raw_regs_alloc);
+			memcpy(c->raw_regs + c->nraw_regs, r->regs, r->nregs * sizeof(*r->regs));
+			c->nraw_regs += r->nregs;
+			h.stack = c->nraw_bytes;
+			h.nstack = r->stack_len;
+			ALLOC_GROW(c->raw_bytes, c->nraw_bytes + r->stack_len + 1, c->raw_bytes_alloc);
+			memcpy(c->raw_bytes + c->nraw_bytes, r->stack, r->stack_len);
+			c->nraw_bytes += r->stack_len;
+		}
 		ALLOC_GROW(c->hits, c->nhits + 1, c->hits_alloc);
-		c->hits[c->nhits++] = (struct hit){ r->pid, r->ip, r->period };
+		c->hits[c->nhits++] = h;
 		break;
+	}
 	case SREC_MMAP:
 		ALLOC_GROW(c->maps, c->nmaps + 1, c->maps_alloc);
 		c->maps[c->nmaps++] = (struct map){ r->pid, r->start, r->start + r->len, r->pgoff,
@@ -168,7 +243,7 @@ static struct site *site_find(struct profile_state *s, size_t path, uint64_t off
 	}
 }
 
-static void site_put(struct profile_state *s, size_t path, uint64_t off, size_t metric);
+static void site_put(struct profile_state *s, const struct site *x);
 
 static void site_grow(struct profile_state *s)
 {
@@ -182,20 +257,20 @@ static void site_grow(struct profile_state *s)
 	s->nsites = 0;
 	for (size_t i = 0; i < n; i++)
 		if (old[i].metric != (size_t)-1)
-			site_put(s, old[i].path, old[i].off, old[i].metric);
+			site_put(s, &old[i]);
 	free(old);
 }
 
-static void site_put(struct profile_state *s, size_t path, uint64_t off, size_t metric)
+static void site_put(struct profile_state *s, const struct site *x)
 {
 	size_t i;
 
 	if (2 * (s->nsites + 1) > s->sites_alloc)
 		site_grow(s);
-	for (i = site_slot(s, path, off); s->sites[i].metric != (size_t)-1;
+	for (i = site_slot(s, x->path, x->off); s->sites[i].metric != (size_t)-1;
 	     i = (i + 1) & (s->sites_alloc - 1))
 		;
-	s->sites[i] = (struct site){ path, off, metric };
+	s->sites[i] = *x;
 	s->nsites++;
 }
 
@@ -277,85 +352,392 @@ static void note_gaps(struct campaign *c, struct profile_state *s, struct symbol
 	}
 }
 
-/* The function at ip of pid, through the cache; sy is made on first need. */
-static size_t function_at(struct campaign *c, struct profile_state *s, struct collect *col,
-			  struct symbolizer **sy, uint32_t *sy_pid, const struct hit *h)
+/* The kernel and unknown buckets are sites of no object (path BUCKET). */
+#define BUCKET ((size_t)-1)
+
+static const struct site *bucket_site(struct campaign *c, struct profile_state *s,
+				      size_t *slot, const char *what, uint64_t off)
+{
+	struct site *x = site_find(s, BUCKET, off), nx;
+
+	if (x)
+		return x;
+	nx = (struct site){ BUCKET, off, bucket(c, slot, what), s->nchains, 1 };
+	ALLOC_GROW(s->chains, s->nchains + 1, s->chains_alloc);
+	s->chains[s->nchains++] = nx.metric;
+	site_put(s, &nx);
+	return site_find(s, BUCKET, off);
+}
+
+/* One address space being symbolized and unwound: the process of the last
+ * address looked up (made on first need, for each new pid). */
+struct space {
+	struct symbolizer *sy;
+	struct unwinder *uw;
+	int uw_tried;
+	uint32_t pid;
+	size_t nmaps;		/* the mappings known when it was made */
+};
+
+/* c NULL: no notes (the reader thread's unwinding space). */
+static void space_end(struct campaign *c, struct profile_state *s, struct space *sp)
+{
+	if (sp->sy) {
+		if (c)
+			note_gaps(c, s, sp->sy);
+		symbolizer_free(sp->sy);
+	}
+	unwinder_free(sp->uw);
+	memset(sp, 0, sizeof(*sp));
+}
+
+static void space_for(struct campaign *c, struct profile_state *s, struct collect *col,
+		      struct space *sp, uint32_t pid)
+{
+	if (sp->sy && sp->pid == pid && sp->nmaps == col->nmaps)
+		return;
+	space_end(c, s, sp);
+	sp->sy = symbolizer_new();
+	sp->pid = pid;
+	sp->nmaps = col->nmaps;
+	for (size_t i = 0; i < col->nmaps; i++)
+		if (col->maps[i].pid == pid)
+			symbolizer_add_map(sp->sy, col->maps[i].start,
+					   col->maps[i].end - col->maps[i].start, col->maps[i].pgoff,
+					   s->paths[col->maps[i].path], NULL);
+}
+
+/* The functions at addr of pid (the site), through the cache. */
+static const struct site *site_at(struct campaign *c, struct profile_state *s,
+				  struct collect *col, struct space *sp, uint32_t pid,
+				  uint64_t addr)
 {
 	const struct map *m;
-	struct sym_frame f[8];
-	struct site *x;
+	struct sym_frame f[MAX_INLINE];
+	struct site *x, nx;
 	uint64_t off;
+	int n;
 
-	if (h->ip >= KERNEL_ADDRESS)
-		return bucket(c, &s->kernel_metric, "[kernel]");
-	m = find_map(col, h->pid, h->ip);
+	if (addr >= KERNEL_ADDRESS)
+		return bucket_site(c, s, &s->kernel_metric, "[kernel]", 0);
+	m = find_map(col, pid, addr);
 	if (!m)
-		return bucket(c, &s->unknown_metric, "[unknown]");
-	off = h->ip - m->start + m->pgoff;
+		return bucket_site(c, s, &s->unknown_metric, "[unknown]", 1);
+	off = addr - m->start + m->pgoff;
 	x = site_find(s, m->path, off);
 	if (x)
-		return x->metric;
-	if (!*sy || *sy_pid != m->pid) {
-		if (*sy) {
-			note_gaps(c, s, *sy);
-			symbolizer_free(*sy);
-		}
-		*sy = symbolizer_new();
-		*sy_pid = m->pid;
-		for (size_t i = 0; i < col->nmaps; i++)
-			if (col->maps[i].pid == m->pid)
-				symbolizer_add_map(*sy, col->maps[i].start,
-						   col->maps[i].end - col->maps[i].start,
-						   col->maps[i].pgoff, s->paths[col->maps[i].path],
-						   NULL);
+		return x;
+	space_for(c, s, col, sp, m->pid);
+	n = symbolizer_lookup(sp->sy, addr, f, MAX_INLINE);
+	if (n < 1)
+		return bucket_site(c, s, &s->unknown_metric, "[unknown]", 1);
+	nx = (struct site){ m->path, off, 0, s->nchains, (size_t)n };
+	ALLOC_GROW(s->chains, s->nchains + (size_t)n, s->chains_alloc);
+	for (int i = 0; i < n; i++)
+		s->chains[s->nchains++] = function_metric(c, &f[i]);
+	nx.metric = s->chains[nx.chain];
+	site_put(s, &nx);
+	return site_find(s, m->path, off);
+}
+
+/* The addresses of hit's stack, innermost first (the sampled one first). */
+static int hit_pcs(const struct profile_state *s, const struct collect *col, const struct hit *h,
+		   uint64_t *pcs)
+{
+	size_t n;
+
+	if (h->unwound) {
+		memcpy(pcs, col->words + h->chain, h->nchain * sizeof(*pcs));
+		return (int)h->nchain;
 	}
-	if (symbolizer_lookup(*sy, h->ip, f, 8) < 1)
-		return bucket(c, &s->unknown_metric, "[unknown]");
-	site_put(s, m->path, off, function_metric(c, &f[0]));
-	return site_find(s, m->path, off)->metric;
+	if (s->so.chain != SAMPLE_CHAIN_FP || !h->nchain) {
+		pcs[0] = h->ip;
+		return 1;
+	}
+	n = h->nchain < MAX_PCS ? h->nchain : MAX_PCS;
+	for (size_t i = 0; i < n; i++)	/* return addresses: inside the call */
+		pcs[i] = col->words[h->chain + i] - (i ? 1 : 0);
+	if (h->ip >= KERNEL_ADDRESS) {	/* the kernel's leaf, then the user's */
+		memmove(pcs + 1, pcs, (n < MAX_PCS ? n : MAX_PCS - 1) * sizeof(*pcs));
+		pcs[0] = h->ip;
+		n = n < MAX_PCS ? n + 1 : MAX_PCS;
+	}
+	return (int)n;
+}
+
+/* Unwind the dwarf samples read so far (hits[pending..]) into addresses,
+ * and drop their registers and stack copies. */
+static void unwind_pending(struct profile_state *s, struct collect *col, struct space *sp)
+{
+	for (size_t i = col->pending; i < col->nhits; i++) {
+		struct hit *h = &col->hits[i];
+		uint64_t pcs[MAX_PCS];
+		const uint64_t *regs;
+		const struct map *m;
+		int kernel, n;
+
+		if (h->unwound || h->nchain != SAMPLE_NREGS || s->so.chain != SAMPLE_CHAIN_DWARF)
+			continue;
+		regs = col->raw_regs + h->chain;
+		kernel = h->ip >= KERNEL_ADDRESS;
+		pcs[0] = h->ip;
+		pcs[kernel] = unwind_regs_pc(regs);
+		n = 1;
+		m = find_map(col, h->pid, pcs[kernel]);
+		if (m) {
+			space_for(NULL, s, col, sp, m->pid);
+			if (!sp->uw && !sp->uw_tried) {
+				sp->uw = unwinder_new(sp->sy, m->pid);
+				sp->uw_tried = 1;
+			}
+			if (sp->uw)
+				n = unwinder_frames(sp->uw, h->tid, regs, col->raw_bytes + h->stack,
+						    h->nstack, pcs + kernel, MAX_PCS - kernel);
+		}
+		n += kernel;
+		h->chain = col->nwords;
+		h->nchain = (size_t)n;
+		h->unwound = 1;
+		ALLOC_GROW(col->words, col->nwords + (size_t)n, col->words_alloc);
+		memcpy(col->words + col->nwords, pcs, (size_t)n * sizeof(*pcs));
+		col->nwords += (size_t)n;
+	}
+	col->pending = col->nhits;
+	col->nraw_regs = 0;
+	col->nraw_bytes = 0;
+}
+
+/* Is f a function every complete chain of a process or thread starts at? */
+static int is_root(const char *key)
+{
+	static const char *const roots[] = {
+		"_start", "__libc_start_main", "__libc_start_call_main", "start_thread",
+		"clone", "clone3", "__clone", "__clone3", "thread_start", "_dl_start",
+		"_dl_start_user", "_dl_start_final", "__GI___clone3",
+	};
+
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
+		if (!strcmp(key, roots[i]))
+			return 1;
+	return 0;
+}
+/* The incl: metric of the function whose self metric is self. */
+static size_t incl_metric(struct campaign *c, struct profile_state *s, size_t self)
+{
+	struct strbuf name = STRBUF_INIT;
+	struct result_metric *m;
+	int i;
+
+	if (self >= s->nincl) {
+		size_t n = self + 64;
+
+		s->incl = xrealloc(s->incl, n * sizeof(*s->incl));
+		for (size_t k = s->nincl; k < n; k++)
+			s->incl[k] = (size_t)-1;
+		s->nincl = n;
+	}
+	if (s->incl[self] != (size_t)-1)
+		return s->incl[self];
+	strbuf_addf(&name, "%s%s", PROFILE_INCL, c->res.metrics[self].name + strlen(PROFILE_SELF));
+	i = result_metric_index(&c->res, name.buf);
+	if (i < 0) {
+		m = result_add_metric_late(&c->res, name.buf, "ns", MSRC_PROFILE);
+		m->hidden = 1;
+		if (c->res.metrics[self].origin)
+			m->origin = xstrdup(c->res.metrics[self].origin);
+		i = (int)c->res.nmetrics - 1;
+	}
+	strbuf_release(&name);
+	return s->incl[self] = (size_t)i;
+}
+
+static uint64_t hash_fns(const size_t *fn, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ fn[i]) * 0x100000001b3ull;
+	return h | 1;	/* 0 marks an empty slot */
+}
+
+static void stacks_grow(struct profile_state *s)
+{
+	struct stack *old = s->stacks;
+	size_t n = s->stacks_alloc;
+
+	s->stacks_alloc = n ? 2 * n : 256;
+	s->stacks = xcalloc(s->stacks_alloc, sizeof(*s->stacks));
+	for (size_t i = 0; i < n; i++) {
+		size_t k;
+
+		if (!old[i].hash)
+			continue;
+		for (k = old[i].hash & (s->stacks_alloc - 1); s->stacks[k].hash;
+		     k = (k + 1) & (s->stacks_alloc - 1))
+			;
+		s->stacks[k] = old[i];
+	}
+	free(old);
+}
+
+/* The stack: metric of the functions fn[0..n) (root first), made on first
+ * sight: "stack:" and the keys joined by ';' (a ';' in a key becomes ':'). */
+static size_t stack_metric(struct campaign *c, struct profile_state *s, const size_t *fn, size_t n)
+{
+	uint64_t h = hash_fns(fn, n);
+	struct strbuf name = STRBUF_INIT;
+	struct result_metric *m;
+	size_t k;
+	int i;
+
+	if (2 * (s->nstacks + 1) > s->stacks_alloc)
+		stacks_grow(s);
+	for (k = h & (s->stacks_alloc - 1); s->stacks[k].hash; k = (k + 1) & (s->stacks_alloc - 1)) {
+		const struct stack *x = &s->stacks[k];
+
+		if (x->hash == h && x->n == n &&
+		    !memcmp(s->stack_fns + x->first, fn, n * sizeof(*fn)))
+			return x->metric;
+	}
+	strbuf_adds(&name, PROFILE_STACK);
+	for (size_t j = 0; j < n; j++) {
+		const char *key = c->res.metrics[fn[j]].name + strlen(PROFILE_SELF);
+
+		if (j)
+			strbuf_addch(&name, ';');
+		for (; *key; key++)
+			strbuf_addch(&name, *key == ';' ? ':' : *key);
+	}
+	i = result_metric_index(&c->res, name.buf);
+	if (i < 0) {
+		m = result_add_metric_late(&c->res, name.buf, "ns", MSRC_PROFILE);
+		m->hidden = 1;
+		i = (int)c->res.nmetrics - 1;
+	}
+	strbuf_release(&name);
+	ALLOC_GROW(s->stack_fns, s->nstack_fns + n, s->stack_fns_alloc);
+	memcpy(s->stack_fns + s->nstack_fns, fn, n * sizeof(*fn));
+	s->stacks[k] = (struct stack){ h, s->nstack_fns, n, (size_t)i };
+	s->nstack_fns += n;
+	s->nstacks++;
+	return (size_t)i;
+}
+
+/* Time per metric of one run, grown as metrics are made. */
+struct acc {
+	double *v;
+	size_t n;
+};
+
+static void acc_add(struct acc *a, size_t m, double v, size_t nmetrics)
+{
+	if (m >= a->n) {
+		size_t n = (m >= nmetrics ? m + 1 : nmetrics) + 64;
+
+		a->v = xrealloc(a->v, n * sizeof(double));
+		memset(a->v + a->n, 0, (n - a->n) * sizeof(double));
+		a->n = n;
+	}
+	a->v[m] += v;
+}
+
+/* The functions of one sample, root first, and what they get of its time:
+ * self time to the innermost, inclusive time once to each function on the
+ * stack, and the stack's own time. */
+static void attribute_hit(struct campaign *c, struct profile_state *s, struct collect *col,
+			  struct space *sp, const struct hit *h, struct acc *a)
+{
+	uint64_t pcs[MAX_PCS];
+	size_t fn[MAX_FNS], nfn = 0;
+	int npcs = hit_pcs(s, col, h, pcs);
+	double t = (double)h->period;
+
+	/* Outermost address first; in each, the containing function first.
+	 * A stack deeper than MAX_FNS keeps its outermost functions. */
+	for (int i = npcs; i-- > 0;) {
+		const struct site *x = site_at(c, s, col, sp, h->pid, pcs[i]);
+
+		for (size_t k = x->nchain; k-- > 0 && nfn < MAX_FNS;)
+			fn[nfn++] = s->chains[x->chain + k];
+	}
+	acc_add(a, s->chains[site_at(c, s, col, sp, h->pid, pcs[0])->chain], t, c->res.nmetrics);
+	if (s->so.chain == SAMPLE_CHAIN_NONE)
+		return;
+	s->chained++;
+	if (is_root(c->res.metrics[fn[0]].name + strlen(PROFILE_SELF)))
+		s->complete++;
+	for (size_t i = 0; i < nfn; i++) {
+		size_t k = 0;
+
+		while (k < i && fn[k] != fn[i])
+			k++;
+		if (k == i)
+			acc_add(a, incl_metric(c, s, fn[i]), t, c->res.nmetrics);
+	}
+	acc_add(a, stack_metric(c, s, fn, nfn), t, c->res.nmetrics);
 }
 
 static void attribute(struct campaign *c, struct profile_state *s, struct collect *col,
 		      size_t run_index)
 {
-	struct symbolizer *sy = NULL;
-	uint32_t sy_pid = 0;
-	double *acc = NULL;
-	size_t nacc = 0;
+	struct space sp = { 0 };
+	struct acc a = { 0 };
 
-	for (size_t i = 0; i < col->nhits; i++) {
-		size_t m = function_at(c, s, col, &sy, &sy_pid, &col->hits[i]);
-
-		if (m >= nacc) {
-			size_t n = c->res.nmetrics + 16;
-
-			acc = xrealloc(acc, n * sizeof(double));
-			memset(acc + nacc, 0, (n - nacc) * sizeof(double));
-			nacc = n;
-		}
-		acc[m] += (double)col->hits[i].period;
-	}
-	for (size_t m = 0; m < nacc; m++)
-		if (acc[m] > 0)
-			campaign_set_value(c, run_index, m, acc[m]);
+	for (size_t i = 0; i < col->nhits; i++)
+		attribute_hit(c, s, col, &sp, &col->hits[i], &a);
+	for (size_t m = 0; m < a.n; m++)
+		if (a.v[m] > 0)
+			campaign_set_value(c, run_index, m, a.v[m]);
 	campaign_set_value(c, run_index, s->samples_metric, (double)col->nhits);
-	if (sy) {
-		note_gaps(c, s, sy);
-		symbolizer_free(sy);
-	}
-	free(acc);
+	space_end(c, s, &sp);
+	free(a.v);
 }
 
 /* ---- the mechanism ------------------------------------------------------ */
 
+/* --call-graph MODE; dwarf falls back to none with a note where this
+ * build does not know the architecture's registers. */
+static int chain_mode(struct campaign *c, struct sample_opts *so, struct error *err)
+{
+	const char *mode = c->o->call_graph ? c->o->call_graph : "dwarf";
+
+	if (!strcmp(mode, "none")) {
+		so->chain = SAMPLE_CHAIN_NONE;
+	} else if (!strcmp(mode, "fp")) {
+		so->chain = SAMPLE_CHAIN_FP;
+	} else if (!strcmp(mode, "dwarf")) {
+		so->chain = SAMPLE_CHAIN_DWARF;
+		so->pages = PROFILE_DWARF_PAGES;
+		if (!sample_dwarf_supported()) {
+			so->chain = SAMPLE_CHAIN_NONE;
+			so->pages = PROFILE_PAGES;
+			result_add_note(&c->res, NOTE_WARNING, NULL, "--call-graph fp",
+					"profile: no call chains (dwarf unwinding knows x86-64 and "
+					"arm64 only): self time per function only");
+		}
+	} else {
+		error_set(err, ERR_USAGE, "unknown --call-graph mode '%s'", mode);
+		return error_hint(err, "use dwarf (the default), fp or none");
+	}
+	return 0;
+}
+
 static int profile_plan(struct campaign *c, void **state, struct error *err)
 {
 	struct profile_state *s;
-	struct sample_opts so = { SAMPLE_CYCLES, 0, 0, PROFILE_PAGES };
+	struct sample_opts so = { SAMPLE_CYCLES, 0, SAMPLE_CHAIN_NONE, 0, PROFILE_PAGES, 0 };
+	static const char *const how[] = {
+		[SAMPLE_CHAIN_NONE] = "",
+		[SAMPLE_CHAIN_FP] = "; call chains from the frame pointers",
+		[SAMPLE_CHAIN_DWARF] = "; call chains unwound from a copy of the user stack "
+				       "(up to 64 KiB per sample) with DWARF call-frame information",
+	};
 	int hw;
 
 	if (!c->o->profile)
 		return 0;
+	if (chain_mode(c, &so, err))
+		return -1;
 	so.freq = c->o->profile_hz ? c->o->profile_hz : PROFILE_DEFAULT_HZ;
 	so.exclude_kernel = c->res.kernel_excluded;
 	hw = sample_probe(&so, NULL) == 0;
@@ -371,13 +753,99 @@ static int profile_plan(struct campaign *c, void **state, struct error *err)
 	s->samples_metric = c->res.nmetrics - 1;
 	result_add_note(&c->res, NOTE_NOTE, NULL, NULL,
 			"profile: every run sampled on %s at %u Hz%s; self time per function "
-			"is %s, attributed to the innermost (possibly inlined) function",
+			"is %s, attributed to the innermost (possibly inlined) function%s",
 			hw ? "cycles" : "cpu-clock", so.freq,
 			hw ? "" : " (this host counts no cycles: a software timer, which works "
 				  "without a PMU)",
-			hw ? "in cycles" : "CPU time in ns");
+			hw ? "in cycles" : "CPU time in ns", how[so.chain]);
 	*state = s;
 	return 0;
+}
+
+/* ---- reading during the run -------------------------------------------- */
+
+/*
+ * With dwarf chains every sample carries up to 64 KiB of stack, more than
+ * a ring buffer holds for long: a reader thread drains the buffers while
+ * the run goes on (woken by the kernel when a quarter of a buffer is
+ * full), unwinds what it read into addresses and drops the stack copies,
+ * so memory is bounded by the samples' addresses, not their stacks. The
+ * thread touches only the run's collect and its own unwinding space; the
+ * campaign waits for the child meanwhile and joins the thread before it
+ * looks at the records.
+ */
+struct profile_run {
+	struct profile_state *s;
+	struct sample_set set;
+	int open;
+	struct collect col;
+	struct space space;	/* the reader's unwinding space */
+	pthread_t thread;
+	int stop_fd;		/* eventfd: the reader stops */
+	int reading;		/* the thread runs */
+};
+
+static void drain(struct profile_run *r)
+{
+	struct error err;
+
+	error_clear(&err);
+	if (sample_read(&r->set, on_record, &r->col, &err) && !r->col.corrupt)
+		r->col.corrupt = xstrdup(err.msg);
+	unwind_pending(r->s, &r->col, &r->space);
+}
+
+static void *reader(void *arg)
+{
+	struct profile_run *r = arg;
+	struct pollfd *pf = xcalloc(r->set.ncpu + 1, sizeof(*pf));
+
+	pf[0] = (struct pollfd){ r->stop_fd, POLLIN, 0 };
+	for (size_t i = 0; i < r->set.ncpu; i++)
+		pf[i + 1] = (struct pollfd){ r->set.map[i] ? r->set.fd[i] : -1, POLLIN, 0 };
+	for (;;) {
+		if (poll(pf, r->set.ncpu + 1, -1) < 0)
+			continue;	/* EINTR; signals are blocked here anyway */
+		if (pf[0].revents)
+			break;
+		for (size_t i = 1; i <= r->set.ncpu; i++)
+			if (pf[i].revents & (POLLHUP | POLLERR))
+				pf[i].fd = -1;	/* its task exited: nothing more comes */
+		drain(r);
+	}
+	free(pf);
+	return NULL;
+}
+
+static void reader_start(struct profile_run *r)
+{
+	sigset_t all, old;
+
+	r->stop_fd = eventfd(0, EFD_CLOEXEC);
+	if (r->stop_fd < 0)
+		return;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	r->reading = pthread_create(&r->thread, NULL, reader, r) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!r->reading) {
+		close(r->stop_fd);
+		r->stop_fd = -1;
+	}
+}
+
+static void reader_stop(struct profile_run *r)
+{
+	uint64_t one = 1;
+
+	if (!r->reading)
+		return;
+	while (write(r->stop_fd, &one, sizeof(one)) < 0 && errno == EINTR)
+		;
+	pthread_join(r->thread, NULL);
+	close(r->stop_fd);
+	r->stop_fd = -1;
+	r->reading = 0;
 }
 
 static int attach(void *ctx, pid_t pid, struct error *err)
@@ -387,6 +855,8 @@ static int attach(void *ctx, pid_t pid, struct error *err)
 	if (sample_open(&r->set, pid, &r->s->so, err))
 		return -1;
 	r->open = 1;
+	if (r->s->so.chain == SAMPLE_CHAIN_DWARF)
+		reader_start(r);
 	return 0;
 }
 
@@ -398,8 +868,46 @@ static int profile_begin(struct campaign *c, void *state, struct run_setup *rs, 
 	(void)c;
 	(void)err;
 	r->s = state;
+	r->col.s = state;
+	r->stop_fd = -1;
 	run_setup_attach(rs, attach, r);
 	return 0;
+}
+
+/* Once, after the first run with call chains: how many reached the entry. */
+static void note_chains(struct campaign *c, struct profile_state *s)
+{
+	double share;
+
+	if (s->chains_noted || !s->chained)
+		return;
+	s->chains_noted = 1;
+	share = (double)s->complete / (double)s->chained;
+	if (share >= 0.9)
+		return;
+	result_add_note(&c->res, NOTE_WARNING, NULL,
+			s->so.chain == SAMPLE_CHAIN_FP
+				? "build the program with -fno-omit-frame-pointer, "
+				  "or use --call-graph dwarf"
+				: "a frame larger than the stack copy cuts a chain: --call-graph "
+				  "fp with -fno-omit-frame-pointer; [unknown] frames: install "
+				  "the objects' debug symbols",
+			"profile: only %.0f%% of the first run's call chains reach the program's entry "
+			"(main's caller or a thread's start); the rest are cut short, so inclusive "
+			"times of outer functions are low",
+			100.0 * share);
+}
+
+static void collect_release(struct collect *col)
+{
+	free(col->maps);
+	free(col->hits);
+	free(col->forks);
+	free(col->words);
+	free(col->raw_regs);
+	free(col->raw_bytes);
+	free(col->corrupt);
+	memset(col, 0, sizeof(*col));
 }
 
 static void profile_end(struct campaign *c, void *state, void *run,
@@ -407,26 +915,28 @@ static void profile_end(struct campaign *c, void *state, void *run,
 {
 	struct profile_state *s = state;
 	struct profile_run *r = run;
-	struct collect col = { s };
-	struct error err;
+	struct collect *col = &r->col;
 
 	(void)out;
+	reader_stop(r);
 	if (!r->open || c->res.runs[run_index].status == RUN_EXEC_FAILED)
 		return;
-	error_clear(&err);
-	if (sample_read(&r->set, on_record, &col, &err))
-		result_add_note(&c->res, NOTE_WARNING, NULL, NULL, "profile: %s", err.msg);
-	attribute(c, s, &col, run_index);
-	if (col.lost) {
-		s->lost += col.lost;
+	drain(r);
+	space_end(NULL, s, &r->space);
+	if (col->corrupt)
+		result_add_note(&c->res, NOTE_WARNING, NULL, NULL, "profile: %s", col->corrupt);
+	attribute(c, s, col, run_index);
+	note_chains(c, s);
+	if (col->lost && s->so.pages < PROFILE_MAX_PAGES)
+		s->so.pages *= 2;	/* the next runs get a larger buffer */
+	if (col->lost) {
+		s->lost += col->lost;
 		if (s->lost_runs++ == 0)
 			result_add_note(&c->res, NOTE_WARNING, NULL, "lower --profile-rate",
 					"profile: the kernel dropped samples of some runs (buffer "
 					"full); their self times are low");
 	}
-	free(col.maps);
-	free(col.hits);
-	free(col.forks);
+	collect_release(col);
 }
 
 static void profile_run_release(void *state, void *run)
@@ -434,6 +944,9 @@ static void profile_run_release(void *state, void *run)
 	struct profile_run *r = run;
 
 	(void)state;
+	reader_stop(r);
+	space_end(NULL, r->s, &r->space);
+	collect_release(&r->col);
 	if (r->open)
 		sample_close(&r->set);
 }
@@ -449,6 +962,10 @@ static void profile_release(void *state)
 	free(s->paths);
 	free(s->gaps);
 	free(s->sites);
+	free(s->chains);
+	free(s->incl);
+	free(s->stacks);
+	free(s->stack_fns);
 	free(s);
 }
 

@@ -72,9 +72,14 @@ static double mean_of(const struct result *r, const size_t *idx, size_t n, size_
 	return n ? s / (double)n : NAN;
 }
 
+static int has_prefix(const struct result_metric *m, const char *prefix)
+{
+	return m->source == MSRC_PROFILE && !strncmp(m->name, prefix, strlen(prefix));
+}
+
 static int is_self(const struct result_metric *m)
 {
-	return m->source == MSRC_PROFILE && !strncmp(m->name, PROFILE_SELF, strlen(PROFILE_SELF));
+	return has_prefix(m, PROFILE_SELF);
 }
 
 static void measure_fn(const struct result *r, const struct pairs *p, size_t m,
@@ -108,30 +113,43 @@ static int by_size(const void *x, const void *y)
 	return (a < b) - (a > b);
 }
 
-static void choose_and_test(struct attribution *at, struct attribution_fn *all, size_t n)
+/*
+ * The functions shown (and tested, one Holm family per table): those with
+ * at least SHOW_FRACTION of the profiled time or of its change, largest
+ * change first. For inclusive time, functions holding (nearly) all of the
+ * profiled time in both variants (the program's entry, main) say nothing
+ * the wall time does not (at least 90% of it in both: the entry, main, a
+ * driver loop), and are left out.
+ */
+static size_t choose_and_test(const struct attribution *at, struct attribution_fn *all, size_t n,
+			      int inclusive)
 {
 	double total = fmax(at->total_a, at->total_b), *p, *adj;
-	size_t k = 0;
+	size_t k = 0, shown;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		if (inclusive && all[i].mean_a >= 0.9 * at->total_a &&
+		    all[i].mean_b >= 0.9 * at->total_b)
+			continue;
 		if (fmax(all[i].mean_a, all[i].mean_b) >= SHOW_FRACTION * total ||
 		    fabs(all[i].delta) >= SHOW_FRACTION * total)
 			all[k++] = all[i];
+	}
 	qsort(all, k, sizeof(*all), by_size);
-	at->nfn = k < ATTRIBUTION_MAX ? k : ATTRIBUTION_MAX;
-	at->fn = all;
-	p = xmalloc((at->nfn + 1) * sizeof(double));
-	adj = xmalloc((at->nfn + 1) * sizeof(double));
-	for (size_t i = 0; i < at->nfn; i++)
+	shown = k < ATTRIBUTION_MAX ? k : ATTRIBUTION_MAX;
+	p = xmalloc((shown + 1) * sizeof(double));
+	adj = xmalloc((shown + 1) * sizeof(double));
+	for (size_t i = 0; i < shown; i++)
 		p[i] = isnan(all[i].p) ? 1 : all[i].p;
-	stats_holm_adjust(p, at->nfn, adj);
-	for (size_t i = 0; i < at->nfn; i++) {
+	stats_holm_adjust(p, shown, adj);
+	for (size_t i = 0; i < shown; i++) {
 		all[i].p_holm = adj[i];
 		all[i].significant = adj[i] < 0.05;
 		all[i].share = at->dwall != 0 ? all[i].delta / at->dwall : NAN;
 	}
 	free(p);
 	free(adj);
+	return shown;
 }
 
 static void attribute_variant(const struct result *r, size_t v, int samples,
@@ -139,8 +157,9 @@ static void attribute_variant(const struct result *r, size_t v, int samples,
 {
 	struct pairs p;
 	struct attribution_fn *all = xcalloc(r->nmetrics + 1, sizeof(*all));
+	struct attribution_fn *incl = xcalloc(r->nmetrics + 1, sizeof(*incl));
 	int wall = result_metric_index(r, "wall-time");
-	size_t n = 0;
+	size_t n = 0, ni = 0;
 
 	memset(at, 0, sizeof(*at));
 	at->variant = v;
@@ -150,6 +169,10 @@ static void attribute_variant(const struct result *r, size_t v, int samples,
 					      mean_of(r, p.ia, p.n, (size_t)wall)
 				    : NAN;
 	for (size_t m = 0; m < r->nmetrics; m++) {
+		if (has_prefix(&r->metrics[m], PROFILE_INCL)) {
+			measure_fn(r, &p, m, &incl[ni++]);
+			continue;
+		}
 		if (!is_self(&r->metrics[m]))
 			continue;
 		measure_fn(r, &p, m, &all[n]);
@@ -157,7 +180,10 @@ static void attribute_variant(const struct result *r, size_t v, int samples,
 		at->total_b += all[n].mean_b;
 		n++;
 	}
-	choose_and_test(at, all, n);
+	at->fn = all;
+	at->nfn = choose_and_test(at, all, n, 0);
+	at->incl = incl;
+	at->nincl = choose_and_test(at, incl, ni, 1);
 	free(p.ia);
 	free(p.ib);
 }
@@ -174,26 +200,33 @@ void attribution_compute(const struct result *r, struct attribution_set *out)
 		if ((int)v == r->baseline)
 			continue;
 		attribute_variant(r, v, samples, &out->a[out->n]);
-		if (out->a[out->n].blocks >= 2)
+		if (out->a[out->n].blocks >= 2) {
 			out->n++;
-		else
+		} else {
 			free(out->a[out->n].fn);
+			free(out->a[out->n].incl);
+		}
 	}
 }
 
 void attribution_release(struct attribution_set *s)
 {
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; i < s->n; i++) {
 		free(s->a[i].fn);
+		free(s->a[i].incl);
+	}
 	free(s->a);
 	memset(s, 0, sizeof(*s));
 }
 
 /* ---- rendering ---------------------------------------------------------- */
 
+/* The function of a self:, incl: or stack: metric (after the prefix). */
 static const char *fn_name(const struct result *r, size_t m)
 {
-	return r->metrics[m].name + strlen(PROFILE_SELF);
+	const char *colon = strchr(r->metrics[m].name, ':');
+
+	return colon ? colon + 1 : r->metrics[m].name;
 }
 
 static void ms(struct strbuf *sb, double ns, int sign)
@@ -201,22 +234,12 @@ static void ms(struct strbuf *sb, double ns, int sign)
 	strbuf_addf(sb, sign ? "%+.1f" : "%.1f", ns / 1e6);
 }
 
-static void render_variant(const struct result *r, const struct attribution *at,
-			   struct strbuf *out)
+static void render_fns(const struct result *r, const struct attribution_fn *fns, size_t n,
+		       const char *base, const char *name, struct strbuf *out)
 {
-	const char *base = r->variants[r->baseline].name, *name = r->variants[at->variant].name;
-	struct strbuf pa = STRBUF_INIT, pb = STRBUF_INIT;
 	struct texttable t;
 	size_t row;
 
-	strbuf_addf(out, "  %s vs %s (%zu blocks): profiled time %.1f -> %.1f ms per run",
-		    printable_in(&pb, name), printable_in(&pa, base), at->blocks, at->total_a / 1e6,
-		    at->total_b / 1e6);
-	strbuf_release(&pa);
-	strbuf_release(&pb);
-	if (isfinite(at->dwall))
-		strbuf_addf(out, ", wall-time %+.1f ms", at->dwall / 1e6);
-	strbuf_addch(out, '\n');
 	texttable_init(&t, 8, "llrrrrrr");
 	row = texttable_row(&t);
 	texttable_set(&t, row, 0, "function");
@@ -227,8 +250,8 @@ static void render_variant(const struct result *r, const struct attribution *at,
 	texttable_set(&t, row, 5, "95%% CI of Δ");
 	texttable_set(&t, row, 6, "share");
 	texttable_set(&t, row, 7, "p (Holm)");
-	for (size_t i = 0; i < at->nfn; i++) {
-		const struct attribution_fn *f = &at->fn[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct attribution_fn *f = &fns[i];
 		struct strbuf d = STRBUF_INIT, ci = STRBUF_INIT;
 
 		ms(&d, f->delta, 1);
@@ -252,6 +275,27 @@ static void render_variant(const struct result *r, const struct attribution *at,
 	}
 	texttable_render(&t, 4, out);
 	texttable_release(&t);
+}
+
+static void render_variant(const struct result *r, const struct attribution *at,
+			   struct strbuf *out)
+{
+	const char *base = r->variants[r->baseline].name, *name = r->variants[at->variant].name;
+	struct strbuf pa = STRBUF_INIT, pb = STRBUF_INIT;
+
+	strbuf_addf(out, "  %s vs %s (%zu blocks): profiled time %.1f -> %.1f ms per run",
+		    printable_in(&pb, name), printable_in(&pa, base), at->blocks, at->total_a / 1e6,
+		    at->total_b / 1e6);
+	strbuf_release(&pa);
+	strbuf_release(&pb);
+	if (isfinite(at->dwall))
+		strbuf_addf(out, ", wall-time %+.1f ms", at->dwall / 1e6);
+	strbuf_addch(out, '\n');
+	render_fns(r, at->fn, at->nfn, base, name, out);
+	if (at->nincl) {
+		strbuf_adds(out, "    inclusive time (the function and all it calls):\n");
+		render_fns(r, at->incl, at->nincl, base, name, out);
+	}
 }
 
 void report_attribution(const struct result *r, const struct table_opts *o, struct strbuf *out)
@@ -298,13 +342,18 @@ void report_profile_top(const struct result *r, const struct table_opts *o, stru
 	for (size_t m = 0; nruns && m < r->nmetrics; m++)
 		if (is_self(&r->metrics[m])) {
 			t[n] = (struct top){ m, mean_of(r, runs, nruns, m) };
-			total += t[n++].mean;
+			total += t[n].mean;
+			n += t[n].mean > 0;	/* a caller only: in the total column */
 		}
 	if (n && total > 0) {
+		int chains = 0;
+
+		for (size_t m = 0; m < r->nmetrics && !chains; m++)
+			chains = has_prefix(&r->metrics[m], PROFILE_INCL);
 		qsort(t, n, sizeof(*t), by_mean);
-		strbuf_addf(out, "\nwhere the time goes (self time per run, %zu profiled runs):\n",
-			    nruns);
-		texttable_init(&tt, 4, "llrr");
+		strbuf_addf(out, "\nwhere the time goes (self time per run%s, %zu profiled runs):\n",
+			    chains ? "; total: with all it calls" : "", nruns);
+		texttable_init(&tt, chains ? 5 : 4, chains ? "llrrr" : "llrr");
 		for (size_t i = 0; i < n && i < ATTRIBUTION_MAX; i++) {
 			size_t row = texttable_row(&tt);
 			const struct result_metric *m = &r->metrics[t[i].metric];
@@ -313,6 +362,17 @@ void report_profile_top(const struct result *r, const struct table_opts *o, stru
 			texttable_set(&tt, row, 1, "%s", m->origin ? m->origin : "");
 			texttable_set(&tt, row, 2, "%.1f ms", t[i].mean / 1e6);
 			texttable_set(&tt, row, 3, "%.1f%%", 100 * t[i].mean / total);
+			if (chains) {
+				struct strbuf name = STRBUF_INIT;
+				int incl;
+
+				strbuf_addf(&name, "%s%s", PROFILE_INCL, fn_name(r, t[i].metric));
+				incl = result_metric_index(r, name.buf);
+				if (incl >= 0)
+					texttable_set(&tt, row, 4, "total %.1f ms",
+						      mean_of(r, runs, nruns, (size_t)incl) / 1e6);
+				strbuf_release(&name);
+			}
 		}
 		texttable_render(&tt, 2, out);
 		texttable_release(&tt);
@@ -533,14 +593,19 @@ json_t *attribution_json(const struct result *r)
 		const struct attribution *at = &s.a[i];
 		json_t *fns = json_array();
 
+		json_t *incl = json_array();
+
 		for (size_t k = 0; k < at->nfn; k++)
 			json_array_append_new(fns, fn_json(r, &at->fn[k]));
-		json_array_append_new(arr, json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o}",
+		for (size_t k = 0; k < at->nincl; k++)
+			json_array_append_new(incl, fn_json(r, &at->incl[k]));
+		json_array_append_new(arr, json_pack("{s:o, s:o, s:I, s:o, s:o, s:o, s:o, s:o}",
 			"variant", report_json_text(r->variants[at->variant].name),
 			"baseline", report_json_text(r->variants[r->baseline].name),
 			"blocks", (json_int_t)at->blocks, "wall_delta_ns", num_or_null(at->dwall),
 			"profiled_baseline_ns", num_or_null(at->total_a),
-			"profiled_variant_ns", num_or_null(at->total_b), "functions", fns));
+			"profiled_variant_ns", num_or_null(at->total_b), "functions", fns,
+			"inclusive", incl));
 	}
 	attribution_release(&s);
 	return arr;

@@ -21,6 +21,10 @@
 
 /* The metric of a function's self time: PROFILE_SELF "key". */
 #define PROFILE_SELF "self:"
+/* A function's inclusive time (samples with it anywhere on the stack). */
+#define PROFILE_INCL "incl:"
+/* The time of one call stack: PROFILE_STACK "root;caller;...;leaf". */
+#define PROFILE_STACK "stack:"
 /* Cachegrind's counts per function: PROFILE_SIM "instructions:key". */
 #define PROFILE_SIM "sim:"
 /* Samples per profiled run: a run has a profile when this is valid. */
@@ -43,6 +47,10 @@ struct attribution {
 	double total_a, total_b;	/* mean profiled time per run */
 	struct attribution_fn *fn;	/* shown functions, by |delta| descending */
 	size_t nfn;
+	/* The same for inclusive time (incl: metrics, with call chains);
+	 * functions holding all the profiled time in both are left out. */
+	struct attribution_fn *incl;
+	size_t nincl;
 };
 
 struct attribution_set {

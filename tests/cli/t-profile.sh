@@ -55,3 +55,50 @@ if command -v valgrind >/dev/null; then
 	expect_eq "$(jv sf.json sim_attribution.0.functions.1.function)" work_a "unchanged function"
 	expect_eq "$(jv sf.json sim_attribution.0.functions.1.instructions.delta)" 0.0 "work_a's change"
 fi
+
+# Call chains (--call-graph dwarf, the default): callers X Y runs the same
+# leaf() under outer_x and under outer_y. Self time can only say leaf grew;
+# inclusive time and the stacks say under which caller.
+C=$BUILD/callers
+run_pm 0 compare --profile --blocks 6 --seed 5 -o c.json -n one -- "$C" 5 5 -n three -- "$C" 5 15
+expect_in out "inclusive time (the function and all it calls)"
+expect_in out "call chains unwound from a copy of the user stack"
+expect_eq "$(jv c.json attribution.0.functions.0.function)" leaf "self: the leaf grew"
+expect_eq "$(jv c.json attribution.0.inclusive.0.function)" outer_y "inclusive: under outer_y"
+expect_eq "$(jv c.json attribution.0.inclusive.0.significant)" true "outer_y's change is significant"
+lo=$(jv c.json attribution.0.inclusive.0.ci_ns.0)
+awk -v lo="$lo" 'BEGIN { exit !(lo > 0) }' || fail "outer_y's interval reaches 0: $lo"
+dx=$(json_find c.json attribution.0.inclusive function outer_x delta_ns)
+dy=$(jv c.json attribution.0.inclusive.0.delta_ns)
+[ -n "$dx" ] || fail "outer_x not shown"
+awk -v a="$dx" -v b="$dy" 'BEGIN { exit !(a < b / 4 && -a < b / 4) }' || fail "outer_x moved: $dx vs $dy"
+# The stacks, root first, are in the result: the leaf's time under each caller.
+expect_in c.json '"stack:_start;__libc_start_main;__libc_start_call_main;main;outer_y;leaf"'
+expect_in c.json '"stack:_start;__libc_start_main;__libc_start_call_main;main;outer_x;leaf"'
+# main and the entry hold all the time in both: not listed as inclusive rows.
+n=$(jv c.json attribution.0.inclusive.#)
+i=0
+while [ "$i" -lt "$n" ]; do
+	[ "$(jv c.json attribution.0.inclusive.$i.function)" != main ] || fail "main listed"
+	i=$((i + 1))
+done
+
+# stat: a total (inclusive) column beside self time.
+run_pm 0 stat --profile -r 2 -o cs.json -- "$C" 2 4
+expect_in out "total: with all it calls"
+[ "$(jv cs.json runs.0.values.incl:outer_y.value)" -ge 1 ] || fail "outer_y's inclusive time not recorded"
+
+# --call-graph fp takes the kernel's frame-pointer walk: on a program built
+# with frame pointers the chain reaches main (GCC sets up no frame in the
+# leaf itself, so, as with perf record -g, leaf's caller is skipped).
+run_pm 0 stat --profile --call-graph fp -r 2 -o fp.json -- "$BUILD/callers-fp" 2 2
+expect_in out "call chains from the frame pointers"
+expect_in fp.json ';main;leaf"'
+# none: self time only, no inclusive metrics.
+run_pm 0 stat --profile --call-graph none -r 2 -o none.json -- "$C" 2 2
+expect_not_in none.json '"incl:'
+# A mode that does not exist: one line, a hint, exit 2, nothing run.
+run_pm 2 stat --profile --call-graph lbr -- touch ran
+expect_in err "unknown --call-graph mode 'lbr'"
+expect_in err "hint: use dwarf"
+[ ! -e ran ] || fail "the command ran although the mode was refused"
