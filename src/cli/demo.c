@@ -210,34 +210,74 @@ static void say_change(struct strbuf *sb, const struct result *r, const struct c
 	strbuf_addf(sb, " (%s)", comparison_verdict_word(r, c));
 }
 
-/* Where the variant's time went, from its profile: the functions whose
- * change is significant, largest first — measured, not guessed. */
-static void say_where(const struct result *r, const struct attribution_set *at, size_t v)
+/* "f +1.2 ms (30% of the change), g ..." for the significant functions of
+ * fns, at most max; the number named. */
+static int name_fns(struct strbuf *sb, const struct result *r, const struct attribution_fn *fns,
+		    size_t n, int max)
 {
-	struct strbuf sb = STRBUF_INIT;
 	int shown = 0;
 
+	for (size_t k = 0; k < n && shown < max; k++) {
+		const char *name = strchr(r->metrics[fns[k].metric].name, ':') + 1;
+
+		if (!fns[k].significant)
+			continue;
+		strbuf_addf(sb, "%s%s %+.1f ms", shown ? ", " : "", name, fns[k].delta / 1e6);
+		if (isfinite(fns[k].share))
+			strbuf_addf(sb, " (%.0f%% of the change)", 100 * fns[k].share);
+		shown++;
+	}
+	return shown;
+}
+
+/* Where the variant's time went, from its profile: the functions whose
+ * self time changed significantly, largest first, and the callers whose
+ * inclusive time did — measured, not guessed. */
+static void say_where(const struct result *r, const struct attribution_set *at, size_t v)
+{
 	for (size_t i = 0; i < at->n; i++) {
+		struct strbuf sb = STRBUF_INIT;
+
 		if (at->a[i].variant != v)
 			continue;
-		for (size_t k = 0; k < at->a[i].nfn && shown < 4; k++) {
-			const struct attribution_fn *f = &at->a[i].fn[k];
-
-			if (!f->significant)
-				continue;
-			strbuf_addf(&sb, "%s%s %+.1f ms", shown ? ", " : "",
-				    r->metrics[f->metric].name + strlen(PROFILE_SELF), f->delta / 1e6);
-			if (isfinite(f->share))
-				strbuf_addf(&sb, " (%.0f%% of the change)", 100 * f->share);
-			shown++;
-		}
+		if (name_fns(&sb, r, at->a[i].fn, at->a[i].nfn, 4))
+			printf("    -> the time changed in: %s\n", sb.buf);
+		else
+			printf("    -> no function's self time changed significantly (see the "
+			       "profile section above)\n");
+		strbuf_reset(&sb);
+		if (name_fns(&sb, r, at->a[i].incl, at->a[i].nincl, 3))
+			printf("       under (inclusive time): %s\n", sb.buf);
+		strbuf_release(&sb);
 	}
-	if (shown)
-		printf("    -> the time changed in: %s\n", sb.buf);
-	else
-		printf("    -> no function's self time changed significantly (see the profile "
-		       "section above)\n");
-	strbuf_release(&sb);
+}
+
+/* The functions whose simulated instructions changed most (cachegrind's
+ * model, exact per function), from the result's sim attribution. */
+static void say_sim_where(const struct result *r, json_t *sim, size_t v)
+{
+	json_t *e, *f;
+	size_t i, k;
+
+	json_array_foreach(sim, i, e) {
+		struct strbuf sb = STRBUF_INIT;
+		int shown = 0;
+
+		if (strcmp(json_string_value(json_object_get(e, "variant")), r->variants[v].name))
+			continue;
+		json_array_foreach(json_object_get(e, "functions"), k, f) {
+			json_t *in = json_object_get(f, "instructions");
+			double d = json_real_value(json_object_get(in, "delta"));
+
+			if (shown == 3 || d == 0)
+				break;
+			strbuf_addf(&sb, "%s%s %+.0f", shown++ ? ", " : "",
+				    json_string_value(json_object_get(f, "function")), d);
+		}
+		if (shown)
+			printf("       simulated instructions per run changed in: %s\n", sb.buf);
+		strbuf_release(&sb);
+	}
 }
 
 /* One plain line per variant, then where its profile says the time went. */
@@ -249,6 +289,7 @@ static void reading(const struct result *r, void *data)
 	const char *base = r->variants[r->baseline].name;
 	const struct comparison *any = NULL;
 	struct attribution_set at;
+	json_t *sim = sim_attribution_json(r);
 
 	comparisons_compute(r, &s);
 	attribution_compute(r, &at);
@@ -277,12 +318,15 @@ static void reading(const struct result *r, void *data)
 			say_change(&sb, r, ll, "llc-misses");
 		puts(sb.buf);
 		say_where(r, &at, v);
+		if (sim)
+			say_sim_where(r, sim, v);
 		strbuf_release(&sb);
 	}
 	if (!any)
 		puts("  (no comparison of wall-time: see the notes above)");
 	attribution_release(&at);
 	comparisons_release(&s);
+	json_decref(sim);
 }
 
 int cmd_demo(int argc, const char **argv)
