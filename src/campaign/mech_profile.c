@@ -37,6 +37,7 @@
 #include "campaign/mechanism.h"
 #include "core/strbuf.h"
 #include "report/attribution.h"
+#include "report/chains.h"
 
 #define PROFILE_DEFAULT_HZ 999
 #define PROFILE_PAGES 512
@@ -507,20 +508,6 @@ static void unwind_pending(struct profile_state *s, struct collect *col, struct 
 	col->nraw_bytes = 0;
 }
 
-/* Is f a function every complete chain of a process or thread starts at? */
-static int is_root(const char *key)
-{
-	static const char *const roots[] = {
-		"_start", "__libc_start_main", "__libc_start_call_main", "start_thread",
-		"clone", "clone3", "__clone", "__clone3", "thread_start", "_dl_start",
-		"_dl_start_user", "_dl_start_final", "__GI___clone3",
-	};
-
-	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
-		if (!strcmp(key, roots[i]))
-			return 1;
-	return 0;
-}
 /* The incl: metric of the function whose self metric is self. */
 static size_t incl_metric(struct campaign *c, struct profile_state *s, size_t self)
 {
@@ -664,7 +651,7 @@ static void attribute_hit(struct campaign *c, struct profile_state *s, struct co
 	if (s->so.chain == SAMPLE_CHAIN_NONE)
 		return;
 	s->chained++;
-	if (is_root(c->res.metrics[fn[0]].name + strlen(PROFILE_SELF)))
+	if (profile_is_root(c->res.metrics[fn[0]].name + strlen(PROFILE_SELF)))
 		s->complete++;
 	for (size_t i = 0; i < nfn; i++) {
 		size_t k = 0;

@@ -6,6 +6,7 @@
  * family Holm controls is the one on the screen.
  */
 #include "report/attribution.h"
+#include "report/chains.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -152,8 +153,30 @@ static size_t choose_and_test(const struct attribution *at, struct attribution_f
 	return shown;
 }
 
+/* Inclusive times the cut chains leave uncertain by more than 5% (in the
+ * two variants together) are left out, and counted. */
+static size_t drop_uncertain(const struct result *r, const struct chain_info *ci,
+			     const struct pairs *p, struct attribution_fn *incl, size_t n,
+			     size_t *dropped)
+{
+	size_t k = 0;
+
+	*dropped = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *key = strchr(r->metrics[incl[i].metric].name, ':') + 1;
+		double miss = chains_missing(ci, r, key, p->ia, p->n) +
+			      chains_missing(ci, r, key, p->ib, p->n);
+
+		if (miss > 0.05 * fmax(incl[i].mean_a, incl[i].mean_b))
+			(*dropped)++;
+		else
+			incl[k++] = incl[i];
+	}
+	return k;
+}
+
 static void attribute_variant(const struct result *r, size_t v, int samples,
-			      struct attribution *at)
+			      const struct chain_info *ci, struct attribution *at)
 {
 	struct pairs p;
 	struct attribution_fn *all = xcalloc(r->nmetrics + 1, sizeof(*all));
@@ -183,6 +206,7 @@ static void attribute_variant(const struct result *r, size_t v, int samples,
 	at->fn = all;
 	at->nfn = choose_and_test(at, all, n, 0);
 	at->incl = incl;
+	ni = drop_uncertain(r, ci, &p, incl, ni, &at->nuncertain);
 	at->nincl = choose_and_test(at, incl, ni, 1);
 	free(p.ia);
 	free(p.ib);
@@ -192,14 +216,17 @@ void attribution_compute(const struct result *r, struct attribution_set *out)
 {
 	int samples = result_metric_index(r, PROFILE_SAMPLES);
 
+	struct chain_info *ci;
+
 	memset(out, 0, sizeof(*out));
 	if (samples < 0 || r->nvariants < 2)
 		return;
+	ci = chains_build(r);
 	out->a = xcalloc(r->nvariants, sizeof(*out->a));
 	for (size_t v = 0; v < r->nvariants; v++) {
 		if ((int)v == r->baseline)
 			continue;
-		attribute_variant(r, v, samples, &out->a[out->n]);
+		attribute_variant(r, v, samples, ci, &out->a[out->n]);
 		if (out->a[out->n].blocks >= 2) {
 			out->n++;
 		} else {
@@ -207,6 +234,7 @@ void attribution_compute(const struct result *r, struct attribution_set *out)
 			free(out->a[out->n].incl);
 		}
 	}
+	chains_free(ci);
 }
 
 void attribution_release(struct attribution_set *s)
@@ -232,6 +260,21 @@ static const char *fn_name(const struct result *r, size_t m)
 static void ms(struct strbuf *sb, double ns, int sign)
 {
 	strbuf_addf(sb, sign ? "%+.1f" : "%.1f", ns / 1e6);
+}
+
+/* Where a function was found: its self: metric's origin (an incl: metric
+ * keeps only the first object and file it was seen in). */
+static const char *origin_of(const struct result *r, size_t m)
+{
+	struct strbuf self = STRBUF_INIT;
+	int i;
+
+	strbuf_addf(&self, "%s%s", PROFILE_SELF, fn_name(r, m));
+	i = result_metric_index(r, self.buf);
+	strbuf_release(&self);
+	if (i >= 0 && r->metrics[i].origin)
+		return r->metrics[i].origin;
+	return r->metrics[m].origin ? r->metrics[m].origin : "";
 }
 
 static void render_fns(const struct result *r, const struct attribution_fn *fns, size_t n,
@@ -262,7 +305,7 @@ static void render_fns(const struct result *r, const struct attribution_fn *fns,
 		strbuf_adds(&ci, "]");
 		row = texttable_row(&t);
 		texttable_set(&t, row, 0, "%s%s", fn_name(r, f->metric), f->significant ? " *" : "");
-		texttable_set(&t, row, 1, "%s", r->metrics[f->metric].origin ? r->metrics[f->metric].origin : "");
+		texttable_set(&t, row, 1, "%s", origin_of(r, f->metric));
 		texttable_set(&t, row, 2, "%.1f", f->mean_a / 1e6);
 		texttable_set(&t, row, 3, "%.1f", f->mean_b / 1e6);
 		texttable_set(&t, row, 4, "%s", d.buf);
@@ -296,6 +339,10 @@ static void render_variant(const struct result *r, const struct attribution *at,
 		strbuf_adds(out, "    inclusive time (the function and all it calls):\n");
 		render_fns(r, at->incl, at->nincl, base, name, out);
 	}
+	if (at->nuncertain)
+		strbuf_addf(out, "    (%zu function%s left out of the inclusive table: call chains cut "
+			    "short above them could hide more than 5%% of their time)\n",
+			    at->nuncertain, at->nuncertain == 1 ? "" : "s");
 }
 
 void report_attribution(const struct result *r, const struct table_opts *o, struct strbuf *out)

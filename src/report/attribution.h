@@ -51,6 +51,7 @@ struct attribution {
 	 * functions holding all the profiled time in both are left out. */
 	struct attribution_fn *incl;
 	size_t nincl;
+	size_t nuncertain;	/* left out: cut chains could hide > 5% of them */
 };
 
 struct attribution_set {

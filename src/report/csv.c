@@ -99,8 +99,10 @@ static void csv_row(FILE *f, const struct result *r, const struct result_run *ru
 int csv_write_run(struct csv_writer *w, const struct result *r, const struct result_run *run,
 		  struct error *err)
 {
+	/* Profile functions and stacks without a sample in this run: no row. */
 	for (size_t m = 0; m < r->nmetrics; m++)
-		if (r->metrics[m].available)
+		if (r->metrics[m].available &&
+		    (run->values[m].valid || r->metrics[m].source != MSRC_PROFILE))
 			csv_row(w->f, r, run, m);
 	return csv_flush(w, err);
 }

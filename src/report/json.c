@@ -148,9 +148,12 @@ json_t *report_json_run(const struct result *r, const struct result_run *run)
 	}
 	struct strbuf key = STRBUF_INIT;
 
+	/* A profile has hundreds of functions and stacks, most without a
+	 * sample in a given run: those are left out (read back as null). */
 	for (size_t m = 0; m < r->nmetrics; m++)
-		json_object_set_new(vals, report_json_key(&key, r->metrics[m].name),
-				    value_json(&r->metrics[m], &run->values[m]));
+		if (run->values[m].valid || r->metrics[m].source != MSRC_PROFILE)
+			json_object_set_new(vals, report_json_key(&key, r->metrics[m].name),
+					    value_json(&r->metrics[m], &run->values[m]));
 	json_object_set_new(o, "values", vals);
 	strbuf_release(&key);
 	return o;

@@ -1,0 +1,114 @@
+/*
+ * Fuzz harness: the profiler's sampling records. The input is byte 0, the
+ * call-chain mode (none, fp or dwarf: what the sample records carry), byte 1,
+ * where in the ring the records start (so that records wrap at the end of
+ * the buffer), then the bytes of a perf ring buffer: what the kernel would
+ * have written. They are read by sample_read from a ring of one page laid
+ * out as the kernel's (a metadata page, then the data), and every record
+ * handed out is read whole; with dwarf, each sample's registers and stack
+ * copy are then unwound by backend/unwind.c against this process's own
+ * executable mappings, as the profiler unwinds a measured program's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/perf_event.h>
+#include <unistd.h>
+
+#include "backend/sample.h"
+#include "backend/symbols.h"
+#include "backend/unwind.h"
+#include "fuzz.h"
+
+static struct symbolizer *self_sy;
+static volatile uint64_t sink;
+static struct unwinder *self_uw;
+
+/* This process's executable file mappings, as MMAP2 records would give them. */
+static void self_space(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4096];
+
+	if (!f)
+		fuzz_die("/proc/self/maps", "cannot be read");
+	self_sy = symbolizer_new();
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long start, end, off;
+		char perms[8], path[4096] = "";
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095s", &start, &end, perms, &off,
+			   path) >= 4 && perms[2] == 'x' && path[0] == '/')
+			symbolizer_add_map(self_sy, start, end - start, off, path, NULL);
+	}
+	fclose(f);
+	self_uw = unwinder_new(self_sy, (uint32_t)getpid());
+}
+
+struct seen {
+	uint64_t sum;
+};
+
+static void on_record(void *ctx, const struct sample_rec *r)
+{
+	struct seen *s = ctx;
+	uint64_t pcs[32];
+
+	s->sum += r->ip + r->period + r->pid + r->tid + r->lost + r->start + r->len;
+	for (size_t i = 0; i < r->nchain; i++)
+		s->sum += r->chain[i];
+	if (r->path)
+		s->sum += strlen(r->path);
+	for (size_t i = 0; i < r->stack_len; i++)
+		s->sum += r->stack[i];
+	if (r->type == SREC_SAMPLE && r->nregs == SAMPLE_NREGS && self_uw) {
+		int n = unwinder_frames(self_uw, (uint32_t)getpid(), r->regs, r->stack,
+					r->stack_len, pcs, 32);
+
+		for (int i = 0; i < n; i++)
+			s->sum += pcs[i];
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static unsigned char *ring;
+	static size_t page;
+	struct sample_set set;
+	struct perf_event_mmap_page *meta;
+	struct seen seen = { 0 };
+	struct error err;
+	void *maps[1];
+	int fds[1] = { -1 };
+	size_t len, start;
+
+	if (!ring) {
+		page = (size_t)sysconf(_SC_PAGESIZE);
+		ring = aligned_alloc(page, 2 * page);
+		if (!ring)
+			fuzz_die("ring", "no memory");
+		self_space();
+	}
+	if (size < 2)
+		return 0;
+	memset(ring, 0, 2 * page);
+	memset(&set, 0, sizeof(set));
+	set.o.chain = (enum sample_chain)(data[0] % 3);
+	start = data[1] * (page / 256);
+	len = size - 2 < page ? size - 2 : page;
+	for (size_t i = 0; i < len; i++)	/* the ring wraps at its end */
+		ring[page + (start + i) % page] = data[2 + i];
+	meta = (struct perf_event_mmap_page *)(void *)ring;
+	meta->data_tail = start;
+	meta->data_head = start + len;
+	maps[0] = ring;
+	set.map = maps;
+	set.fd = fds;
+	set.ncpu = 1;
+	set.pages = 1;
+	set.page_size = page;
+	error_clear(&err);
+	sample_read(&set, on_record, &seen, &err);
+	sink = seen.sum;	/* every field was read */
+	return 0;
+}
