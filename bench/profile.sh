@@ -1,9 +1,13 @@
 #!/bin/sh
 # Benchmark (not a test): what --profile costs. The same stat campaign of
-# the demo workload with and without --profile, and `perf record -F` at the
-# same rate on the same command, in alternating rounds (medians); ratios
-# against the campaign without profiling (target <= 1.05), and the time to
-# symbolize (the profiled campaign's extra CPU time in pmustat itself).
+# the demo workload without --profile and with each --call-graph mode, and
+# `perf record -F` at the same rate on the same command (plain, -g, and
+# --call-graph dwarf), in alternating rounds (medians). Two figures:
+# - the measured program's wall time (the result's wall-time mean): what
+#   sampling does to the measurement itself (target <= 1.05);
+# - the whole campaign's time per run: what the user waits, symbolization
+#   and unwinding in pmustat included.
+# Ratios are against the campaign without profiling, run side by side.
 set -eu
 PMUSTAT=${1:?usage: bench/profile.sh PMUSTAT}
 BUILD=$(dirname "$PMUSTAT")
@@ -15,30 +19,68 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 now() { date +%s%N; }
-timeit() { t0=$(now); "$@" >/dev/null 2>&1 || true; t1=$(now); echo $(( t1 - t0 )); }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+# campaign NAME ARGS...: one stat campaign; its total time and wall-time mean
+campaign() {
+	name=$1
+	shift
+	t0=$(now)
+	"$PMUSTAT" stat -q -r "$RUNS" -o "$tmp/$name.json" "$@" -- $CMD >/dev/null 2>&1 || true
+	t1=$(now)
+	echo $(( t1 - t0 )) >>"$tmp/$name.total"
+	"$BUILD/jsonq" "$tmp/$name.json" summaries.0.mean >>"$tmp/$name.wall"
+}
 have_perf=0
 perf record -q -e cpu-clock -F "$RATE" -o "$tmp/p.data" -- /bin/true >/dev/null 2>&1 && have_perf=1
+perf_run() {
+	name=$1
+	shift
+	t=0
+	for i in $(seq "$RUNS"); do
+		t0=$(now)
+		perf record -q -e cpu-clock -F "$RATE" "$@" -o "$tmp/p.data" -- $CMD >/dev/null 2>&1 || true
+		t1=$(now)
+		t=$(( t + t1 - t0 ))
+	done
+	echo "$t" >>"$tmp/$name.total"
+}
 
+modes="none fp dwarf"
 for r in $(seq "$ROUNDS"); do
-	timeit "$PMUSTAT" stat -q -r "$RUNS" -- $CMD >>"$tmp/plain"
-	timeit "$PMUSTAT" stat -q -r "$RUNS" --profile --profile-rate "$RATE" -- $CMD >>"$tmp/prof"
+	campaign plain
+	for m in $modes; do
+		campaign "$m" --profile --profile-rate "$RATE" --call-graph "$m"
+	done
 	if [ $have_perf = 1 ]; then
-		t=0
-		for i in $(seq "$RUNS"); do
-			t=$(( t + $(timeit perf record -q -e cpu-clock -F "$RATE" -o "$tmp/p.data" -- $CMD) ))
-		done
-		echo "$t" >>"$tmp/perf"
+		perf_run perf
+		perf_run perf-g -g
+		perf_run perf-dwarf --call-graph dwarf
 	fi
 done
-a=$(median <"$tmp/plain"); b=$(median <"$tmp/prof")
-echo "--profile at $RATE Hz, $RUNS runs of '$CMD', $ROUNDS rounds (medians):"
-awk -v a="$a" -v b="$b" -v n="$RUNS" 'BEGIN {
-	printf "  without --profile  %8.1f ms per run\n  with --profile     %8.1f ms per run   ratio %.3f (target <= 1.05)\n",
-		a / n / 1e6, b / n / 1e6, b / a }'
+wall0=$(median <"$tmp/plain.wall")
+tot0=$(median <"$tmp/plain.total")
+echo "--profile at $RATE Hz, $RUNS runs of '$CMD', $ROUNDS rounds (medians), ratios against no profile:"
+printf '  %-26s %14s %8s %14s %8s\n' "" "program wall" "ratio" "campaign/run" "ratio"
+printf '  %-26s %11.1f ms %8s %11.1f ms %8s\n' "without --profile" \
+	"$(awk -v a="$wall0" 'BEGIN { print a / 1e6 }')" "" \
+	"$(awk -v a="$tot0" -v n="$RUNS" 'BEGIN { print a / n / 1e6 }')" ""
+for m in $modes; do
+	w=$(median <"$tmp/$m.wall")
+	t=$(median <"$tmp/$m.total")
+	awk -v m="--profile --call-graph $m" -v w="$w" -v w0="$wall0" -v t="$t" -v t0="$tot0" \
+		-v n="$RUNS" 'BEGIN {
+		printf "  %-26s %11.1f ms %8.3f %11.1f ms %8.3f\n", m, w / 1e6, w / w0, t / n / 1e6, t / t0 }'
+done
 if [ $have_perf = 1 ]; then
-	c=$(median <"$tmp/perf")
-	awk -v a="$a" -v c="$c" -v n="$RUNS" 'BEGIN {
-		printf "  perf record -F     %8.1f ms per run   ratio %.3f (perf writes its samples to a file)\n",
-			c / n / 1e6, c / a }'
+	for p in perf perf-g perf-dwarf; do
+		t=$(median <"$tmp/$p.total")
+		case $p in
+		perf) label="perf record -F" ;;
+		perf-g) label="perf record -F -g" ;;
+		*) label="perf record --call-graph dwarf" ;;
+		esac
+		awk -v m="$label" -v t="$t" -v t0="$tot0" -v n="$RUNS" 'BEGIN {
+			printf "  %-26s %14s %8s %11.1f ms %8.3f\n", m, "-", "", t / n / 1e6, t / t0 }'
+	done
+	echo "  (perf writes every sample to a file; its dwarf mode copies 8 KiB of stack per sample)"
 fi
