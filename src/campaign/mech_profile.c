@@ -88,6 +88,7 @@ struct profile_state {
 	size_t nstack_fns, stack_fns_alloc;
 	uint64_t chained, complete;	/* samples with a chain; reaching a root */
 	int chains_noted;
+	unsigned empty_runs;	/* runs that ended before their first sample */
 	char **gaps;		/* symbolization gaps already noted */
 	size_t ngaps;
 	uint64_t lost;
@@ -434,8 +435,19 @@ static const struct site *site_at(struct campaign *c, struct profile_state *s,
 		return bucket_site(c, s, &s->unknown_metric, "[unknown]", 1);
 	nx = (struct site){ m->path, off, 0, s->nchains, (size_t)n };
 	ALLOC_GROW(s->chains, s->nchains + (size_t)n, s->chains_alloc);
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		struct strbuf range = STRBUF_INIT;
+
+		/* Code no symbol names (a stripped object): its 4 KiB page of the
+		 * object's own addresses, "[object+0x12000]", as nm would count. */
+		if (!strcmp(f[i].function, "[unknown]") && f[i].vaddr) {
+			strbuf_addf(&range, "[%s+0x%llx]", base_name(f[i].object),
+				    (unsigned long long)(f[i].vaddr & ~0xfffull));
+			f[i].function = f[i].key = range.buf;
+		}
 		s->chains[s->nchains++] = function_metric(c, &f[i]);
+		strbuf_release(&range);
+	}
 	nx.metric = s->chains[nx.chain];
 	site_put(s, &nx);
 	return site_find(s, m->path, off);
@@ -716,8 +728,8 @@ static int profile_plan(struct campaign *c, void **state, struct error *err)
 	static const char *const how[] = {
 		[SAMPLE_CHAIN_NONE] = "",
 		[SAMPLE_CHAIN_FP] = "; call chains from the frame pointers",
-		[SAMPLE_CHAIN_DWARF] = "; call chains unwound from a copy of the user stack "
-				       "(up to 64 KiB per sample) with DWARF call-frame information",
+		[SAMPLE_CHAIN_DWARF] = ("; call chains unwound from a copy of the user stack "
+					"(up to 64 KiB per sample) with DWARF call-frame information"),
 	};
 	int hw;
 
@@ -912,6 +924,13 @@ static void profile_end(struct campaign *c, void *state, void *run,
 	space_end(NULL, s, &r->space);
 	if (col->corrupt)
 		result_add_note(&c->res, NOTE_WARNING, NULL, NULL, "profile: %s", col->corrupt);
+	if (!col->nhits && !s->empty_runs++)
+		result_add_note(&c->res, NOTE_WARNING, NULL,
+				"raise --profile-rate (up to kernel.perf_event_max_sample_rate) or "
+				"give the program more work",
+				"profile: run %zu ended before its first sample (less CPU time than one "
+				"period at %u Hz); runs without samples count as 0 in every function",
+				run_index + 1, s->so.freq);
 	attribute(c, s, col, run_index);
 	note_chains(c, s);
 	if (col->lost && s->so.pages < PROFILE_MAX_PAGES)
