@@ -699,13 +699,29 @@ static void attribute(struct campaign *c, struct profile_state *s, struct collec
 static int chain_mode(struct campaign *c, struct sample_opts *so, struct error *err)
 {
 	const char *mode = c->o->call_graph ? c->o->call_graph : "dwarf";
+	size_t len = strcspn(mode, ",");
 
 	if (!strcmp(mode, "none")) {
 		so->chain = SAMPLE_CHAIN_NONE;
 	} else if (!strcmp(mode, "fp")) {
 		so->chain = SAMPLE_CHAIN_FP;
-	} else if (!strcmp(mode, "dwarf")) {
+	} else if (len == 5 && !strncmp(mode, "dwarf", 5)) {
+		/* dwarf[,BYTES], as perf record --call-graph spells it */
+		char *end = NULL;
+		unsigned long bytes = SAMPLE_STACK_MAX;
+
+		if (mode[5]) {
+			errno = 0;
+			bytes = strtoul(mode + 6, &end, 10);
+			if (errno || end == mode + 6 || *end || bytes < 8 ||
+			    bytes > SAMPLE_STACK_MAX) {
+				error_set(err, ERR_USAGE, "--call-graph %s: the stack size is a "
+					  "number of bytes from 8 to %d", mode, SAMPLE_STACK_MAX);
+				return error_hint(err, "e.g. --call-graph dwarf,16384");
+			}
+		}
 		so->chain = SAMPLE_CHAIN_DWARF;
+		so->stack_bytes = (unsigned)(bytes & ~7ul);
 		so->pages = PROFILE_DWARF_PAGES;
 		if (!sample_dwarf_supported()) {
 			so->chain = SAMPLE_CHAIN_NONE;
@@ -716,7 +732,7 @@ static int chain_mode(struct campaign *c, struct sample_opts *so, struct error *
 		}
 	} else {
 		error_set(err, ERR_USAGE, "unknown --call-graph mode '%s'", mode);
-		return error_hint(err, "use dwarf (the default), fp or none");
+		return error_hint(err, "use dwarf (the default), dwarf,BYTES, fp or none");
 	}
 	return 0;
 }
