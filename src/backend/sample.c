@@ -364,7 +364,8 @@ static int read_cpu(struct sample_set *s, size_t i, void (*cb)(void *, const str
 
 		for (size_t k = 0; k < sizeof(h); k++)
 			((unsigned char *)&h)[k] = data[(off + k) % size];
-		if (h.size < sizeof(h) || h.size > head - tail) {
+		/* The kernel writes records of whole u64s: any other size is not one. */
+		if (h.size < sizeof(h) || h.size > head - tail || h.size % 8) {
 			rc = error_set(err, ERR_RUNTIME, "sampling buffer of CPU %zu is corrupt", i);
 			break;
 		}
