@@ -89,6 +89,7 @@ struct profile_state {
 	uint64_t chained, complete;	/* samples with a chain; reaching a root */
 	int chains_noted;
 	unsigned empty_runs;	/* runs that ended before their first sample */
+	size_t pending;		/* PENDING_BYTES, or what the environment says */
 	char **gaps;		/* symbolization gaps already noted */
 	size_t ngaps;
 	uint64_t lost;
@@ -763,6 +764,7 @@ static int profile_plan(struct campaign *c, void **state, struct error *err)
 	}
 	s = xcalloc(1, sizeof(*s));
 	s->so = so;
+	s->pending = pending_bytes();
 	s->kernel_metric = s->unknown_metric = (size_t)-1;
 	result_add_metric(&c->res, PROFILE_SAMPLES, "", MSRC_PROFILE)->hidden = 1;
 	s->samples_metric = c->res.nmetrics - 1;
@@ -783,8 +785,10 @@ static int profile_plan(struct campaign *c, void **state, struct error *err)
  * With dwarf chains every sample carries up to 64 KiB of stack, more than
  * a ring buffer holds for long: a reader thread drains the buffers while
  * the run goes on (woken by the kernel when a quarter of a buffer is
- * full), unwinds what it read into addresses and drops the stack copies,
- * so memory is bounded by the samples' addresses, not their stacks. The
+ * full) and copies the records out. The stacks are unwound after the run,
+ * so the unwinding takes no CPU from it, unless the copies pass
+ * PENDING_BYTES: then the reader unwinds what it has and drops the copies,
+ * so memory stays bounded on long runs. The
  * thread touches only the run's collect and its own unwinding space; the
  * campaign waits for the child meanwhile and joins the thread before it
  * looks at the records.
@@ -800,14 +804,32 @@ struct profile_run {
 	int reading;		/* the thread runs */
 };
 
-static void drain(struct profile_run *r)
+/* Stack copies kept before the reader unwinds them during the run: below
+ * this, unwinding waits for the run's end and takes no CPU from the run.
+ * PMUSTAT_PROFILE_PENDING=BYTES sets it (the tests unwind in the reader). */
+#define PENDING_BYTES ((size_t)64 << 20)
+
+static size_t pending_bytes(void)
+{
+	const char *env = getenv("PMUSTAT_PROFILE_PENDING");
+	char *end;
+	unsigned long long v;
+
+	if (!env || !*env)
+		return PENDING_BYTES;
+	v = strtoull(env, &end, 10);
+	return *end ? PENDING_BYTES : (size_t)v;
+}
+
+static void drain(struct profile_run *r, int unwind)
 {
 	struct error err;
 
 	error_clear(&err);
 	if (sample_read(&r->set, on_record, &r->col, &err) && !r->col.corrupt)
 		r->col.corrupt = xstrdup(err.msg);
-	unwind_pending(r->s, &r->col, &r->space);
+	if (unwind || r->col.nraw_bytes > r->s->pending)
+		unwind_pending(r->s, &r->col, &r->space);
 }
 
 static void *reader(void *arg)
@@ -826,7 +848,7 @@ static void *reader(void *arg)
 		for (size_t i = 1; i <= r->set.ncpu; i++)
 			if (pf[i].revents & (POLLHUP | POLLERR))
 				pf[i].fd = -1;	/* its task exited: nothing more comes */
-		drain(r);
+		drain(r, 0);
 	}
 	free(pf);
 	return NULL;
@@ -936,7 +958,7 @@ static void profile_end(struct campaign *c, void *state, void *run,
 	reader_stop(r);
 	if (!r->open || c->res.runs[run_index].status == RUN_EXEC_FAILED)
 		return;
-	drain(r);
+	drain(r, 1);
 	space_end(NULL, s, &r->space);
 	if (col->corrupt)
 		result_add_note(&c->res, NOTE_WARNING, NULL, NULL, "profile: %s", col->corrupt);

@@ -109,3 +109,9 @@ run_pm 0 stat --profile --call-graph dwarf,16384 -r 1 -o d16.json -- "$C" 1 1
 run_pm 2 stat --profile --call-graph dwarf,99999999 -- touch ran
 expect_in err "the stack size is a number of bytes from 8 to 65528"
 [ ! -e ran ] || fail "the command ran although the size was refused"
+# Long runs: past PMUSTAT_PROFILE_PENDING bytes of stack copies, the reader
+# unwinds while the run goes on (here at once): the same stacks come out.
+export PMUSTAT_PROFILE_PENDING=1
+run_pm 0 stat --profile -r 2 -o pend.json -- "$C" 2 2
+unset PMUSTAT_PROFILE_PENDING
+expect_in pend.json '"stack:_start;__libc_start_main;__libc_start_call_main;main;outer_y;leaf"'
