@@ -695,6 +695,23 @@ static void attribute(struct campaign *c, struct profile_state *s, struct collec
 
 /* ---- the mechanism ------------------------------------------------------ */
 
+/* Stack copies kept before the reader unwinds them during the run: below
+ * this, unwinding waits for the run's end and takes no CPU from the run.
+ * PMUSTAT_PROFILE_PENDING=BYTES sets it (the tests unwind in the reader). */
+#define PENDING_BYTES ((size_t)64 << 20)
+
+static size_t pending_bytes(void)
+{
+	const char *env = getenv("PMUSTAT_PROFILE_PENDING");
+	char *end;
+	unsigned long long v;
+
+	if (!env || !*env)
+		return PENDING_BYTES;
+	v = strtoull(env, &end, 10);
+	return *end ? PENDING_BYTES : (size_t)v;
+}
+
 /* --call-graph MODE; dwarf falls back to none with a note where this
  * build does not know the architecture's registers. */
 static int chain_mode(struct campaign *c, struct sample_opts *so, struct error *err)
@@ -803,23 +820,6 @@ struct profile_run {
 	int stop_fd;		/* eventfd: the reader stops */
 	int reading;		/* the thread runs */
 };
-
-/* Stack copies kept before the reader unwinds them during the run: below
- * this, unwinding waits for the run's end and takes no CPU from the run.
- * PMUSTAT_PROFILE_PENDING=BYTES sets it (the tests unwind in the reader). */
-#define PENDING_BYTES ((size_t)64 << 20)
-
-static size_t pending_bytes(void)
-{
-	const char *env = getenv("PMUSTAT_PROFILE_PENDING");
-	char *end;
-	unsigned long long v;
-
-	if (!env || !*env)
-		return PENDING_BYTES;
-	v = strtoull(env, &end, 10);
-	return *end ? PENDING_BYTES : (size_t)v;
-}
 
 static void drain(struct profile_run *r, int unwind)
 {
