@@ -792,6 +792,12 @@ static int profile_plan(struct campaign *c, void **state, struct error *err)
 			hw ? "" : " (this host counts no cycles: a software timer, which works "
 				  "without a PMU)",
 			hw ? "in cycles" : "CPU time in ns", how[so.chain]);
+	if (getenv("DEBUGINFOD_URLS") && *getenv("DEBUGINFOD_URLS"))
+		result_add_note(&c->res, NOTE_NOTE, NULL,
+				"unset DEBUGINFOD_URLS to symbolize with local files only",
+				"profile: DEBUGINFOD_URLS is set: debug information missing here may be "
+				"fetched from '%s' while the runs are symbolized",
+				getenv("DEBUGINFOD_URLS"));
 	*state = s;
 	return 0;
 }

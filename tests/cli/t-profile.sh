@@ -115,3 +115,9 @@ export PMUSTAT_PROFILE_PENDING=1
 run_pm 0 stat --profile -r 2 -o pend.json -- "$C" 2 2
 unset PMUSTAT_PROFILE_PENDING
 expect_in pend.json '"stack:_start;__libc_start_main;__libc_start_call_main;main;outer_y;leaf"'
+# A debuginfod server named in the environment is said (here one that
+# refuses at once: nothing is fetched, nothing waits).
+export DEBUGINFOD_URLS=http://127.0.0.1:1
+run_pm 0 stat --profile -r 1 -- "$C" 1 1
+expect_in out "profile: DEBUGINFOD_URLS is set"
+unset DEBUGINFOD_URLS
