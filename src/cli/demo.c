@@ -20,8 +20,7 @@
 #include "core/selfpath.h"
 #include "core/strbuf.h"
 #include "core/suggest.h"
-#include "report/attribution.h"
-#include "report/comparison.h"
+#include "report/reading.h"
 #include "run/capture.h"
 
 /* A named variant of the workload: storage x gadget style. */
@@ -189,100 +188,15 @@ static double count_rows(char *const *argv)
 	return rows;
 }
 
-static const struct comparison *find_cmp(const struct result *r, const struct comparison_set *s,
-					 const char *metric, size_t v)
-{
-	int m = result_metric_index(r, metric);
-
-	return m < 0 ? NULL : comparisons_find(s, (size_t)m, v);
-}
-
-static void say_change(struct strbuf *sb, const struct result *r, const struct comparison *c,
-		       const char *what)
-{
-	double pct = 100 * (c->ratio - 1);
-
-	if (c->method == CMP_NONE || !isfinite(c->ratio))
-		return;
-	strbuf_addf(sb, "; %s %+.1f%%", what, pct);
-	if (c->method != CMP_EXACT && isfinite(c->ci_lo))
-		strbuf_addf(sb, " [%+.1f%%, %+.1f%%]", 100 * (c->ci_lo - 1), 100 * (c->ci_hi - 1));
-	strbuf_addf(sb, " (%s)", comparison_verdict_word(r, c));
-}
-
-/* Where the variant's time went, from its profile: the functions whose
- * change is significant, largest first — measured, not guessed. */
-static void say_where(const struct result *r, const struct attribution_set *at, size_t v)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int shown = 0;
-
-	for (size_t i = 0; i < at->n; i++) {
-		if (at->a[i].variant != v)
-			continue;
-		for (size_t k = 0; k < at->a[i].nfn && shown < 4; k++) {
-			const struct attribution_fn *f = &at->a[i].fn[k];
-
-			if (!f->significant)
-				continue;
-			strbuf_addf(&sb, "%s%s %+.1f ms", shown ? ", " : "",
-				    r->metrics[f->metric].name + strlen(PROFILE_SELF), f->delta / 1e6);
-			if (isfinite(f->share))
-				strbuf_addf(&sb, " (%.0f%% of the change)", 100 * f->share);
-			shown++;
-		}
-	}
-	if (shown)
-		printf("    -> the time changed in: %s\n", sb.buf);
-	else
-		printf("    -> no function's self time changed significantly (see the profile "
-		       "section above)\n");
-	strbuf_release(&sb);
-}
-
 /* One plain line per variant, then where its profile says the time went. */
 static void reading(const struct result *r, void *data)
 {
 	const struct demo_run *dr = data;
-	double rows = dr->rows;
-	struct comparison_set s;
-	const char *base = r->variants[r->baseline].name;
-	const struct comparison *any = NULL;
-	struct attribution_set at;
+	struct strbuf sb = STRBUF_INIT;
 
-	comparisons_compute(r, &s);
-	attribution_compute(r, &at);
-	printf("\nReading (each variant against %s):\n", base);
-	for (size_t v = 0; v < r->nvariants; v++) {
-		const struct comparison *t = find_cmp(r, &s, "wall-time", v);
-		const struct comparison *al = find_cmp(r, &s, "allocs", v);
-		const struct comparison *in = find_cmp(r, &s, "instructions", v);
-		const struct comparison *ll = find_cmp(r, &s, "llc-misses", v);
-		struct strbuf sb = STRBUF_INIT;
-
-		if ((int)v == r->baseline || !t)
-			continue;
-		any = t;
-		strbuf_addf(&sb, "  %s: %s", r->variants[v].name, comparison_verdict_word(r, t));
-		if (isfinite(t->ratio))
-			strbuf_addf(&sb, ", wall time %+.1f%% [%+.1f%%, %+.1f%%] (n %zu)",
-				    100 * (t->ratio - 1), 100 * (t->ci_lo - 1), 100 * (t->ci_hi - 1),
-				    t->n);
-		if (al && isfinite(rows) && rows > 0 && isfinite(al->mean_b))
-			strbuf_addf(&sb, "; %.2f allocations per constraint vs %.2f",
-				    al->mean_b / rows, al->mean_a / rows);
-		if (in)
-			say_change(&sb, r, in, "instructions");
-		if (ll)
-			say_change(&sb, r, ll, "llc-misses");
-		puts(sb.buf);
-		say_where(r, &at, v);
-		strbuf_release(&sb);
-	}
-	if (!any)
-		puts("  (no comparison of wall-time: see the notes above)");
-	attribution_release(&at);
-	comparisons_release(&s);
+	report_demo_reading(r, dr->rows, &sb);
+	fputs(sb.buf, stdout);
+	strbuf_release(&sb);
 }
 
 int cmd_demo(int argc, const char **argv)
