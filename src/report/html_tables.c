@@ -1,0 +1,503 @@
+/*
+ * The page's tables and text: the verdicts (rows styled by verdict, the
+ * primary metric's headline above), the stat summary, the profile sections
+ * from the attribution (the same numbers as the terminal's "where the time
+ * goes" and "where the difference is"), the demo's reading, the notes with
+ * their hints in full, the host and campaign, and the terminal's own table
+ * folded away at the end. Numbers in the units units.c picks, one scale
+ * per row or table so they compare by eye.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report/compare_table.h"
+#include "report/html_common.h"
+#include "report/reading.h"
+#include "report/table.h"
+
+/* ---- verdicts ------------------------------------------------------------ */
+
+static void centre_cell(struct strbuf *out, const struct unit_scale *us, double mean, double cv)
+{
+	strbuf_adds(out, "<td class=\"num\">");
+	html_value(out, us, mean);
+	if (isfinite(cv))
+		strbuf_addf(out, " <span class=\"cv\">±%.1f%%</span>", 100 * cv);
+	strbuf_adds(out, "</td>");
+}
+
+static void ratio_cells(struct strbuf *out, const struct comparison *c)
+{
+	if (c->method == CMP_NONE) {
+		strbuf_adds(out, "<td class=\"num\">—</td><td colspan=\"3\">");
+		html_text(out, c->why);
+		strbuf_adds(out, "</td>");
+		return;
+	}
+	strbuf_addf(out, "<td class=\"num\">%.4f</td><td>", c->ratio);
+	if (c->method == CMP_EXACT && c->ci_lo == c->ci_hi)
+		strbuf_adds(out, "exact (same in every block)");
+	else if (c->method == CMP_EXACT)
+		strbuf_addf(out, "exact, range [%.4f, %.4f]%s", c->ci_lo, c->ci_hi,
+			    c->exact_varies ? " (varies!)" : "");
+	else if (isfinite(c->ci_lo) && isfinite(c->ci_hi))
+		strbuf_addf(out, "[%.4f, %.4f]<br><span class=\"pct\">%+.1f%% … %+.1f%%</span>",
+			    c->ci_lo, c->ci_hi, 100 * (c->ci_lo - 1), 100 * (c->ci_hi - 1));
+	else
+		strbuf_adds(out, "unbounded");
+	strbuf_adds(out, "</td>");
+	if (c->role != ROLE_OUTSIDE && isfinite(c->p_holm))
+		strbuf_addf(out, "<td class=\"num\">%.2g</td>", c->p_holm);
+	else
+		strbuf_adds(out, "<td class=\"num\">—</td>");
+	strbuf_addf(out, "<td class=\"num\">%zu</td>", c->n);
+}
+
+static void verdict_row(const struct html_ctx *c, size_t m, size_t v, struct strbuf *out)
+{
+	const struct result *r = c->r;
+	const struct comparison *k = comparisons_find(&c->cmp, m, v);
+	struct unit_scale us;
+	char word[64];
+
+	strbuf_addf(out, "<tr class=\"%s\"><td>", k ? html_verdict_class(k) : "v-none");
+	html_text(out, r->metrics[m].name);
+	if (r->metrics[m].source == MSRC_SIM)
+		strbuf_adds(out, " <small>(sim)</small>");
+	if (!k) {
+		strbuf_adds(out, "</td><td colspan=\"8\">not counted (see the notes)</td></tr>\n");
+		return;
+	}
+	strbuf_adds(out, "</td><td>");
+	html_text(out, r->variants[v].name);
+	strbuf_adds(out, "</td>");
+	us = unit_pick(r->metrics[m].unit, k->mean_a);
+	centre_cell(out, &us, k->mean_a, k->cv_a);
+	centre_cell(out, &us, k->mean_b, k->cv_b);
+	ratio_cells(out, k);
+	compare_verdict_text(r, k, word, sizeof(word));
+	strbuf_adds(out, "<td class=\"verdict\">");
+	html_text(out, word);
+	strbuf_adds(out, "</td></tr>\n");
+}
+
+static void headline(const struct html_ctx *c, struct strbuf *out)
+{
+	const struct result *r = c->r;
+	int m = r->primary ? result_metric_index(r, r->primary) : -1;
+
+	for (size_t i = 0; m >= 0 && i < c->cmp.n; i++) {
+		const struct comparison *k = &c->cmp.c[i];
+		char word[64];
+
+		if ((int)k->metric != m || k->method == CMP_NONE || !isfinite(k->ratio))
+			continue;
+		compare_verdict_text(r, k, word, sizeof(word));
+		strbuf_addf(out, "<p class=\"headline %s\">", html_verdict_class(k));
+		html_text(out, r->primary);
+		strbuf_adds(out, ": <b>");
+		html_text(out, r->variants[k->variant].name);
+		strbuf_adds(out, "</b> is <span class=\"verdict\">");
+		html_text(out, word);
+		strbuf_addf(out, "</span>, %+.1f%% [%+.1f%%, %+.1f%%] (n %zu)</p>\n",
+			    100 * (k->ratio - 1), 100 * (k->ci_lo - 1), 100 * (k->ci_hi - 1), k->n);
+	}
+}
+
+void html_verdicts(const struct html_ctx *c, struct strbuf *out)
+{
+	const struct result *r = c->r;
+
+	if (r->nvariants < 2)
+		return;
+	headline(c, out);
+	strbuf_adds(out, "<table class=\"verdicts\"><thead><tr><th>metric</th><th>variant</th><th>");
+	html_text(out, r->variants[r->baseline].name);
+	strbuf_addf(out, " (baseline)</th><th>variant</th><th>ratio</th><th>%s</th><th>p</th>"
+		    "<th>n</th><th>verdict</th></tr></thead>\n<tbody>\n",
+		    r->decide ? "95% confidence sequence" : "95% CI of ratio");
+	for (size_t m = 0; m < r->nmetrics; m++) {
+		if (r->metrics[m].hidden || r->metrics[m].source == MSRC_PROFILE ||
+		    r->metrics[m].source == MSRC_HOST)
+			continue;
+		for (size_t v = 0; v < r->nvariants; v++) {
+			if ((int)v == r->baseline)
+				continue;
+			verdict_row(c, m, v, out);
+			if (!comparisons_find(&c->cmp, m, v))
+				break;
+		}
+	}
+	strbuf_adds(out, "</tbody></table>\n<p class=\"legend\">ratio = variant / ");
+	html_text(out, r->variants[r->baseline].name);
+	strbuf_addf(out, "; verdicts against a ±%.1f%% noise band; centres are means ± cv; "
+		    "p Holm-adjusted across the metrics asked for; [..]: measured but not asked "
+		    "for (no claim); *: the interval alone gives a direction, the adjusted p does "
+		    "not. See the terminal's table below for how each ratio was estimated.</p>\n",
+		    100 * r->noise_band);
+}
+
+/* ---- stat ---------------------------------------------------------------- */
+
+static void interval_cell(struct strbuf *out, const struct unit_scale *us, double lo, double hi)
+{
+	strbuf_adds(out, "<td class=\"num\">");
+	if (isfinite(lo) && isfinite(hi)) {
+		strbuf_adds(out, "[");
+		html_value(out, us, lo);
+		strbuf_adds(out, ", ");
+		html_value(out, us, hi);
+		strbuf_adds(out, "]");
+	} else {
+		strbuf_adds(out, "—");
+	}
+	strbuf_adds(out, "</td>");
+}
+
+static void stat_row(const struct html_ctx *c, size_t m, struct strbuf *out)
+{
+	const struct result *r = c->r;
+	const struct metric_summary *ms = analysis_find(&c->an, 0, m);
+	struct unit_scale us;
+
+	strbuf_adds(out, "<tr><td>");
+	html_text(out, r->metrics[m].name);
+	strbuf_adds(out, "</td>");
+	if (!r->metrics[m].available || !ms || (!ms->s.n && !ms->has_cross)) {
+		strbuf_addf(out, "<td colspan=\"5\">%s</td></tr>\n",
+			    ms ? "no usable runs" : "not counted (see the notes)");
+		return;
+	}
+	if (!ms->s.n) {
+		us = unit_pick(r->metrics[m].unit, ms->cross.r);
+		strbuf_adds(out, "<td class=\"num\">");
+		html_value(out, &us, ms->cross.r);
+		strbuf_adds(out, "</td>");
+		interval_cell(out, &us, ms->cross.ci_lo, ms->cross.ci_hi);
+		strbuf_addf(out, "<td colspan=\"2\">ratio of means across runs</td>"
+			    "<td class=\"num\">%zu/%zu</td></tr>\n", ms->cross.n_y, ms->cross.n_x);
+		return;
+	}
+	us = unit_pick(r->metrics[m].unit, ms->s.mean);
+	strbuf_adds(out, "<td class=\"num\">");
+	html_value(out, &us, ms->s.mean);
+	strbuf_adds(out, "</td>");
+	interval_cell(out, &us, ms->s.mean_ci_lo, ms->s.mean_ci_hi);
+	strbuf_adds(out, "<td class=\"num\">");
+	html_value(out, &us, ms->s.median);
+	strbuf_adds(out, "</td><td class=\"num\">");
+	if (isfinite(ms->s.cv))
+		strbuf_addf(out, "%.1f%%", 100 * ms->s.cv);
+	strbuf_addf(out, "</td><td class=\"num\">%zu</td></tr>\n", ms->s.n);
+}
+
+void html_stat_table(const struct html_ctx *c, struct strbuf *out)
+{
+	const struct result *r = c->r;
+
+	if (r->nvariants != 1)
+		return;
+	strbuf_adds(out, "<table class=\"stat\"><thead><tr><th>metric</th><th>mean</th>"
+			 "<th>95% CI of mean</th><th>median</th><th>cv</th><th>runs</th></tr>"
+			 "</thead>\n<tbody>\n");
+	for (size_t m = 0; m < r->nmetrics; m++)
+		if (!r->metrics[m].hidden && r->metrics[m].source != MSRC_PROFILE &&
+		    r->metrics[m].source != MSRC_HOST)
+			stat_row(c, m, out);
+	strbuf_adds(out, "</tbody></table>\n");
+}
+
+/* ---- profile ------------------------------------------------------------- */
+
+static const char *fn_name(const struct result *r, size_t m)
+{
+	return r->metrics[m].name + strlen(PROFILE_SELF);
+}
+
+static void time_cell(struct strbuf *out, const struct unit_scale *us, double ns, int sign)
+{
+	strbuf_adds(out, "<td class=\"num\">");
+	if (sign && ns >= 0)
+		strbuf_addch(out, '+');
+	html_value(out, us, ns);
+	strbuf_adds(out, "</td>");
+}
+
+static void fn_cells(struct strbuf *out, const struct result *r, size_t m, int significant)
+{
+	strbuf_adds(out, "<td class=\"fn\">");
+	html_text(out, fn_name(r, m));
+	strbuf_addf(out, "%s</td><td class=\"where\">", significant ? " *" : "");
+	html_text(out, r->metrics[m].origin);
+	strbuf_adds(out, "</td>");
+}
+
+static void difference(const struct result *r, const struct attribution *at, struct strbuf *out)
+{
+	double big = fmax(at->total_a, at->total_b);
+	struct unit_scale us;
+
+	for (size_t i = 0; i < at->nfn; i++)
+		big = fmax(big, fabs(at->fn[i].delta));
+	us = unit_pick("ns", big / 10);
+	strbuf_adds(out, "<h3>Where the difference is: ");
+	html_text(out, r->variants[at->variant].name);
+	strbuf_adds(out, " vs ");
+	html_text(out, r->variants[r->baseline].name);
+	strbuf_addf(out, "</h3>\n<p>%zu paired blocks; profiled time ", at->blocks);
+	html_value(out, &us, at->total_a);
+	strbuf_adds(out, " → ");
+	html_value(out, &us, at->total_b);
+	strbuf_adds(out, " per run");
+	if (isfinite(at->dwall)) {
+		struct unit_scale uw = unit_pick("ns", at->dwall);
+
+		strbuf_adds(out, ", wall-time ");
+		strbuf_adds(out, at->dwall >= 0 ? "+" : "");
+		html_value(out, &uw, at->dwall);
+	}
+	strbuf_adds(out, ".</p>\n<table class=\"profile diff\"><thead><tr><th>function</th>"
+			 "<th>where</th><th>");
+	html_text(out, r->variants[r->baseline].name);
+	strbuf_adds(out, "</th><th>");
+	html_text(out, r->variants[at->variant].name);
+	strbuf_adds(out, "</th><th>Δ</th><th>95% CI of Δ</th><th>share</th><th>p (Holm)</th>"
+			 "</tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < at->nfn; i++) {
+		const struct attribution_fn *f = &at->fn[i];
+
+		strbuf_addf(out, "<tr class=\"%s\">", f->significant ? "sig" : "");
+		fn_cells(out, r, f->metric, f->significant);
+		time_cell(out, &us, f->mean_a, 0);
+		time_cell(out, &us, f->mean_b, 0);
+		time_cell(out, &us, f->delta, 1);
+		strbuf_adds(out, "<td class=\"num\">[");
+		strbuf_adds(out, f->lo >= 0 ? "+" : "");
+		html_value(out, &us, f->lo);
+		strbuf_adds(out, ", ");
+		strbuf_adds(out, f->hi >= 0 ? "+" : "");
+		html_value(out, &us, f->hi);
+		strbuf_adds(out, "]</td><td class=\"num\">");
+		if (isfinite(f->share))
+			strbuf_addf(out, "%.0f%%", 100 * f->share);
+		strbuf_addf(out, "</td><td class=\"num\">%.2g</td></tr>\n", f->p_holm);
+	}
+	strbuf_adds(out, "</tbody></table>\n");
+}
+
+static void time_goes(const struct result *r, struct strbuf *out)
+{
+	struct attribution_top *t;
+	size_t nruns;
+	double total;
+	size_t n = attribution_top(r, &t, &nruns, &total);
+	struct unit_scale us = unit_pick("ns", n ? t[0].mean : 0);
+
+	if (n && total > 0) {
+		strbuf_addf(out, "<h3>Where the time goes</h3>\n<p>Self time per run, mean over "
+			    "%zu profiled runs.</p>\n<table class=\"profile top\"><thead><tr>"
+			    "<th>function</th><th>where</th><th>self time</th><th>share</th></tr>"
+			    "</thead>\n<tbody>\n", nruns);
+		for (size_t i = 0; i < n && i < ATTRIBUTION_MAX; i++) {
+			strbuf_adds(out, "<tr>");
+			fn_cells(out, r, t[i].metric, 0);
+			time_cell(out, &us, t[i].mean, 0);
+			strbuf_addf(out, "<td class=\"num\">%.1f%%</td></tr>\n",
+				    100 * t[i].mean / total);
+		}
+		strbuf_adds(out, "</tbody></table>\n");
+	}
+	free(t);
+}
+
+void html_profile(const struct html_ctx *c, struct strbuf *out)
+{
+	if (c->r->nvariants < 2) {
+		time_goes(c->r, out);
+		return;
+	}
+	for (size_t i = 0; i < c->at.n; i++)
+		difference(c->r, &c->at.a[i], out);
+	if (c->at.n)
+		strbuf_adds(out, "<p class=\"legend\">Self time per run, from samples; each "
+				 "variant's run paired with the baseline's of the same block; "
+				 "* = Holm-adjusted p &lt; 0.05 across the functions shown.</p>\n");
+}
+
+/* ---- the demo's reading -------------------------------------------------- */
+
+void html_reading(const struct html_ctx *c, struct strbuf *out)
+{
+	struct strbuf text = STRBUF_INIT;
+	char *line, *save = NULL;
+
+	if (!c->r->command || strcmp(c->r->command, "demo") || c->r->nvariants < 2)
+		return;
+	report_demo_reading(c->r, NAN, &text);
+	strbuf_adds(out, "<ul class=\"reading\">\n");
+	for (line = strtok_r(text.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "Reading", 7))
+			continue;
+		strbuf_addf(out, "<li class=\"%s\">", !strncmp(line, "    ->", 6) ? "where" : "variant");
+		html_text(out, line + strspn(line, " "));
+		strbuf_adds(out, "</li>\n");
+	}
+	strbuf_adds(out, "</ul>\n<p class=\"legend\">Allocations per constraint are in the "
+			 "terminal's reading only: the constraint count is not saved in the "
+			 "result.</p>\n");
+	strbuf_release(&text);
+}
+
+/* ---- notes ---------------------------------------------------------------- */
+
+static void note_item(struct strbuf *out, const struct result_note *n)
+{
+	strbuf_addf(out, "<li class=\"%s\">", n->level == NOTE_WARNING ? "warning" : "note");
+	if (n->metric && !strstr(n->text, n->metric)) {
+		strbuf_adds(out, "<b>");
+		html_text(out, n->metric);
+		strbuf_adds(out, "</b>: ");
+	}
+	html_text(out, n->text);
+	if (n->hint) {
+		strbuf_adds(out, "<br><span class=\"hint\">hint: ");
+		html_text(out, n->hint);
+		strbuf_adds(out, "</span>");
+	}
+	strbuf_adds(out, "</li>\n");
+}
+
+void html_notes(const struct html_ctx *c, struct strbuf *out)
+{
+	const struct result *r = c->r;
+	struct strbuf text = STRBUF_INIT, hint = STRBUF_INIT;
+	size_t count = r->nnotes + c->an.nwarnings;
+
+	if (r->nvariants >= 2) {
+		struct comparison_noise noise;
+
+		comparisons_noise(r, &c->cmp, &noise);
+		comparisons_noise_note(r, &noise, &text, &hint);
+	}
+	if (!count && !text.len)
+		goto out;
+	strbuf_adds(out, "<ul class=\"notes\">\n");
+	if (text.len) {
+		struct result_note n = { NOTE_WARNING, NULL, text.buf, hint.len ? hint.buf : NULL };
+
+		note_item(out, &n);
+	}
+	for (int level = NOTE_NOTE; level <= NOTE_WARNING; level++) {
+		for (size_t i = 0; i < r->nnotes; i++)
+			if ((int)r->notes[i].level == level)
+				note_item(out, &r->notes[i]);
+		for (size_t i = 0; i < c->an.nwarnings; i++)
+			if ((int)c->an.warnings[i].level == level)
+				note_item(out, &c->an.warnings[i]);
+	}
+	strbuf_adds(out, "</ul>\n");
+out:
+	strbuf_release(&text);
+	strbuf_release(&hint);
+}
+
+/* ---- host and campaign ---------------------------------------------------- */
+
+static void fact(struct strbuf *out, const char *name, const char *value)
+{
+	strbuf_addf(out, "<dt>%s</dt><dd>", name);
+	html_text(out, value);
+	strbuf_adds(out, "</dd>\n");
+}
+
+static void factf(struct strbuf *out, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void factf(struct strbuf *out, const char *name, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fact(out, name, buf);
+}
+
+static const char *tri(int v, const char *yes, const char *no)
+{
+	return v > 0 ? yes : v == 0 ? no : "unknown";
+}
+
+static void host_facts(const struct hostinfo *h, struct strbuf *out)
+{
+	fact(out, "CPU", h->model_name[0] ? h->model_name : "unknown");
+	if (h->family >= 0)
+		factf(out, "identity", "%s family %d model %d stepping %d", h->vendor, h->family,
+		      h->model, h->stepping);
+	factf(out, "CPUs online", "%d", h->ncpus);
+	fact(out, "kernel", h->kernel);
+	fact(out, "machine", h->machine);
+	fact(out, "virtual machine", tri(h->hypervisor, "yes (hypervisor flag)", "no"));
+	fact(out, "hardware PMU", tri(h->hw_pmu, "exposed", "not exposed"));
+	if (h->paranoid != -100)
+		factf(out, "perf_event_paranoid", "%d", h->paranoid);
+	if (h->aslr >= 0)
+		factf(out, "ASLR (randomize_va_space)", "%d", h->aslr);
+	fact(out, "CPU frequency governor", h->governor[0] ? h->governor : "none");
+}
+
+static void campaign_facts(const struct result *r, struct strbuf *out)
+{
+	char when[64] = "unknown";
+	time_t t = (time_t)r->created;
+	struct tm tm;
+
+	if (r->created > 0 && gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	fact(out, "created", when);
+	fact(out, "complete", r->complete ? "yes" : r->interrupted ? "no (interrupted)" : "no");
+	if (r->stop_reason)
+		fact(out, "stopped", r->stop_reason);
+	factf(out, "seed", "%llu", (unsigned long long)r->seed);
+	factf(out, "runs", "%zu (repeat %u, warm-up %u)", r->nruns, r->repeat, r->warmup);
+	if (r->timeout_s > 0)
+		factf(out, "timeout per run", "%g s", r->timeout_s);
+	if (r->pin_cpu >= 0)
+		factf(out, "pinned to CPU", "%d", r->pin_cpu);
+	fact(out, "kernel counted", r->kernel_excluded ? "no (user space only)" : "yes");
+	if (r->nvariants >= 2) {
+		if (r->primary)
+			fact(out, "primary metric", r->primary);
+		factf(out, "noise band", "±%.1f%%", 100 * r->noise_band);
+		fact(out, "stopping rule", r->decide ? "sequential (confidence sequences)"
+						     : "fixed number of blocks");
+	}
+}
+
+void html_host(const struct html_ctx *c, struct strbuf *out)
+{
+	const struct result *r = c->r;
+
+	strbuf_adds(out, "<div class=\"facts\"><dl class=\"host\">\n");
+	host_facts(&r->host, out);
+	strbuf_adds(out, "</dl>\n<dl class=\"campaign\">\n");
+	campaign_facts(r, out);
+	strbuf_adds(out, "</dl></div>\n");
+}
+
+/* ---- the terminal's table ------------------------------------------------- */
+
+void html_terminal(const struct html_ctx *c, struct strbuf *out)
+{
+	if (!c->table || !*c->table)
+		return;
+	strbuf_adds(out, "<details><summary>the table as the terminal shows it</summary>"
+			 "<pre class=\"terminal\">");
+	/* Colour sequences are escaped like any control character. */
+	html_text_lines(out, c->table);
+	strbuf_adds(out, "</pre></details>\n");
+}
