@@ -240,6 +240,7 @@ int cmd_demo(int argc, const char **argv)
 		       "storage variants %s\n", d.variants);
 		fflush(stdout);
 		dr->rows = count_rows(dr->co.argv[0]);
+		dr->co.command = "demo";
 		dr->co.after = reading;
 		dr->co.after_data = dr;
 		compare_settle(&dr->co);

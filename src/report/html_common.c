@@ -169,6 +169,17 @@ void html_axis_init(struct html_axis *a, const char *unit, double lo, double hi,
 	a->decimals = (int)fmax(0, ceil(-log10(step / a->us.div) - 1e-9));
 }
 
+void html_axis_index(struct html_axis *a, size_t n)
+{
+	html_axis_init(a, "", 1, (double)(n > 1 ? n : 2), 0);
+	if (a->step < 1) {
+		a->step = 1;
+		a->decimals = 0;
+		a->lo = floor(a->lo);
+		a->hi = ceil(a->hi);
+	}
+}
+
 double html_axis_pos(const struct html_axis *a, double v, double p0, double p1)
 {
 	double f = a->log ? (log(v) - log(a->lo)) / (log(a->hi) - log(a->lo))

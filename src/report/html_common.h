@@ -76,6 +76,8 @@ struct html_axis {
 };
 
 void html_axis_init(struct html_axis *a, const char *unit, double lo, double hi, int log);
+/* An axis of run numbers 1..n: whole numbers only. */
+void html_axis_index(struct html_axis *a, size_t n);
 /* v's position in [p0, p1] (p0 at lo); values outside the domain land outside. */
 double html_axis_pos(const struct html_axis *a, double v, double p0, double p1);
 /* The tick values, at most max (HTML_AXIS_MAX_TICKS is always enough). */

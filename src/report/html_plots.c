@@ -156,7 +156,7 @@ static void run_order(const struct result *r, size_t m, struct strbuf *out)
 			lo = fmin(lo, v), hi = fmax(hi, v);
 	if (!isfinite(lo))
 		return;
-	html_axis_init(&ax, "", 1, (double)r->nruns, 0);
+	html_axis_index(&ax, r->nruns);
 	html_axis_init(&ay, r->metrics[m].unit, lo, hi, 0);
 	strbuf_addf(out, "<svg class=\"plot runorder\" id=\"runs-%zu\" viewBox=\"0 0 %.0f %.0f\" "
 		    "width=\"%.0f\" height=\"%.0f\" role=\"img\"><title>", m, PLOT_W, h, PLOT_W, h);

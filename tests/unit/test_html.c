@@ -81,6 +81,24 @@ static void test_axis_counts(void **state)
 	label_is(&a, 1331.2, "1.30 MiB");
 }
 
+static void test_axis_index(void **state)
+{
+	struct html_axis a;
+	double t[HTML_AXIS_MAX_TICKS];
+	size_t n;
+
+	(void)state;
+	html_axis_index(&a, 3);
+	n = html_axis_ticks(&a, t, HTML_AXIS_MAX_TICKS);
+	for (size_t i = 0; i < n; i++)
+		assert_true(t[i] == floor(t[i]));
+	assert_true(a.lo <= 1 && a.hi >= 3);
+	label_is(&a, 2, "2");
+	html_axis_index(&a, 140);
+	axis_ticks_ok(&a, 1, 140);
+	label_is(&a, 100, "100");
+}
+
 static void test_axis_ratio(void **state)
 {
 	struct html_axis a;
@@ -243,6 +261,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_axis_time),
 		cmocka_unit_test(test_axis_counts),
+		cmocka_unit_test(test_axis_index),
 		cmocka_unit_test(test_axis_ratio),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_page_escapes),
