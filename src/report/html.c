@@ -19,6 +19,8 @@ struct html_section {
 	html_section_fn *render;
 };
 
+/* The page, in order: one row per part (a cross-machine table, say, is one
+ * more row and one more html_section_fn). */
 static const struct html_section sections[] = {
 	{ "verdicts", "Verdicts", html_verdicts },
 	{ "summary", "Summary", html_stat_table },

@@ -88,10 +88,12 @@ static void box(struct strbuf *out, const struct html_axis *a, const struct metr
 		    "stroke=\"%s\"/>\n<line class=\"median\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 		    "y2=\"%.1f\" stroke=\"%s\"/>\n", q1, y - 10, fmax(q3 - q1, 0.5), 20.0, col, md,
 		    y - 10, md, y + 10, col);
+	/* An interval reaching past the data (below 0 for a time) stops at
+	 * the edge of the plot. */
 	if (isfinite(ms->s.mean_ci_lo))
 		strbuf_addf(out, "<line class=\"ci\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-			    html_axis_pos(a, ms->s.mean_ci_lo, x0, x1), y + 14,
-			    html_axis_pos(a, ms->s.mean_ci_hi, x0, x1), y + 14);
+			    fmax(x0, html_axis_pos(a, ms->s.mean_ci_lo, x0, x1)), y + 14,
+			    fmin(x1, html_axis_pos(a, ms->s.mean_ci_hi, x0, x1)), y + 14);
 	strbuf_addf(out, "<path class=\"mean\" d=\"M%.1f %.1fl4 4l-4 4l-4 -4z\"/>\n", mn, y + 10);
 }
 

@@ -103,8 +103,11 @@ static void headline(const struct html_ctx *c, struct strbuf *out)
 		html_text(out, r->variants[k->variant].name);
 		strbuf_adds(out, "</b> is <span class=\"verdict\">");
 		html_text(out, word);
-		strbuf_addf(out, "</span>, %+.1f%% [%+.1f%%, %+.1f%%] (n %zu)</p>\n",
-			    100 * (k->ratio - 1), 100 * (k->ci_lo - 1), 100 * (k->ci_hi - 1), k->n);
+		strbuf_addf(out, "</span>, %+.1f%%", 100 * (k->ratio - 1));
+		if (isfinite(k->ci_lo) && isfinite(k->ci_hi))
+			strbuf_addf(out, " [%+.1f%%, %+.1f%%]", 100 * (k->ci_lo - 1),
+				    100 * (k->ci_hi - 1));
+		strbuf_addf(out, " (n %zu)</p>\n", k->n);
 	}
 }
 
@@ -241,6 +244,9 @@ static void difference(const struct result *r, const struct attribution *at, str
 	double big = fmax(at->total_a, at->total_b);
 	struct unit_scale us;
 
+	/* One unit for the table, chosen a decade below the largest figure
+	 * so that the functions' smaller times keep their digits (ms rather
+	 * than s for a 2 s profile). */
 	for (size_t i = 0; i < at->nfn; i++)
 		big = fmax(big, fabs(at->fn[i].delta));
 	us = unit_pick("ns", big / 10);
