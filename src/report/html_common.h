@@ -34,7 +34,7 @@ struct html_ctx {
 /* A part of the page: renders nothing when it has nothing to show. */
 typedef void html_section_fn(const struct html_ctx *c, struct strbuf *out);
 
-/* Sections (html_tables.c, html_plots.c, html_flame.c). */
+/* Sections (html_tables.c, html_info.c, html_plots.c, html_flame_svg.c). */
 html_section_fn html_verdicts, html_stat_table, html_forest, html_reading, html_profile,
 	html_metric_plots, html_flames, html_notes, html_host, html_terminal;
 

@@ -7,7 +7,7 @@
  * metrics (CPU time per run of the samples whose whole stack is that one),
  * or, when call chains were not recorded, from the `self:FUNCTION` metrics
  * as one level. Building, merging and colouring are pure and tested on
- * constructed inputs (tests/unit/test_html_flame.c); html_flames() draws.
+ * constructed inputs (tests/unit/test_html_flame.c); html_flame_svg.c draws.
  */
 #ifndef PMU_REPORT_HTML_FLAME_H
 #define PMU_REPORT_HTML_FLAME_H
