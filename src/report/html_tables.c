@@ -2,7 +2,8 @@
  * The page's tables: the verdicts (rows styled by verdict, the primary
  * metric's headline above), the stat summary, and the profile sections
  * from the attribution (the same numbers as the terminal's "where the time
- * goes" and "where the difference is"). Numbers in the units units.c picks,
+ * goes", "where the difference is" and "where the simulated difference
+ * is"). Numbers in the units units.c picks,
  * one scale per row or table so they compare by eye.
  */
 #include <math.h>
@@ -313,6 +314,56 @@ static void time_goes(const struct result *r, struct strbuf *out)
 	free(t);
 }
 
+static const char *const sim_counts[] = { "instructions", "l1d-misses", "llc-misses",
+					  "branch-misses" };
+#define NSIM (sizeof(sim_counts) / sizeof(sim_counts[0]))
+
+static void sim_delta_cell(struct strbuf *out, const json_t *count)
+{
+	double a = json_number_value(json_object_get(count, "baseline"));
+	double d = json_number_value(json_object_get(count, "delta"));
+	struct unit_scale us = unit_pick("", d);
+
+	strbuf_adds(out, "<td class=\"num\">");
+	strbuf_adds(out, d > 0 ? "+" : "");
+	unit_format(out, &us, d);
+	if (a > 0)
+		strbuf_addf(out, " <span class=\"pct\">(%+.1f%%)</span>", 100 * d / a);
+	strbuf_adds(out, "</td>");
+}
+
+/* Cachegrind's counts per function, as attribution.c gives them. */
+static void simulated(const struct result *r, struct strbuf *out)
+{
+	json_t *all = sim_attribution_json(r), *v, *f;
+	size_t i, k;
+
+	if (!all)
+		return;
+	json_array_foreach(all, i, v) {
+		strbuf_adds(out, "<h3>Where the simulated difference is: ");
+		html_text(out, json_string_value(json_object_get(v, "variant")));
+		strbuf_adds(out, " vs ");
+		html_text(out, json_string_value(json_object_get(v, "baseline")));
+		strbuf_adds(out, "</h3>\n<table class=\"profile sim\"><thead><tr><th>function</th>");
+		for (k = 0; k < NSIM; k++)
+			strbuf_addf(out, "<th>Δ %s</th>", sim_counts[k]);
+		strbuf_adds(out, "</tr></thead>\n<tbody>\n");
+		json_array_foreach(json_object_get(v, "functions"), k, f) {
+			strbuf_adds(out, "<tr><td class=\"fn\">");
+			html_text(out, json_string_value(json_object_get(f, "function")));
+			strbuf_adds(out, "</td>");
+			for (size_t c = 0; c < NSIM; c++)
+				sim_delta_cell(out, json_object_get(f, sim_counts[c]));
+			strbuf_adds(out, "</tr>\n");
+		}
+		strbuf_adds(out, "</tbody></table>\n");
+	}
+	strbuf_adds(out, "<p class=\"legend\">Cachegrind's counts per function, per simulated "
+			 "run: a model, exact, not this CPU's; no interval needed.</p>\n");
+	json_decref(all);
+}
+
 void html_profile(const struct html_ctx *c, struct strbuf *out)
 {
 	if (c->r->nvariants < 2) {
@@ -325,4 +376,5 @@ void html_profile(const struct html_ctx *c, struct strbuf *out)
 		strbuf_adds(out, "<p class=\"legend\">Self time per run, from samples; each "
 				 "variant's run paired with the baseline's of the same block; "
 				 "* = Holm-adjusted p &lt; 0.05 across the functions shown.</p>\n");
+	simulated(c->r, out);
 }

@@ -140,6 +140,18 @@ dom_has ex.html 'class="axis-label"[^>]*>allocs \(calls\)</text>'
 dom_has ex.html '<path class="point exact"'
 verdicts_styled ex.html
 
+# --- simulated counts per function (cachegrind: exact, a model) ---
+if command -v valgrind >/dev/null; then
+	run_pm 0 compare --profile --backend sim --sim-runs 2 -m instructions --blocks 3 -o sf.json \
+		-n one -- "$T" 1 1 -n three -- "$T" 1 3
+	run_pm 0 report -q sf.json --html sf.html
+	render sf.html simulated
+	dom_has sf.html '<h3>Where the simulated difference is: three vs one</h3>'
+	dom_has sf.html '<tr><td class="fn">work_b</td><td class="num">\+[0-9,]+ <span class="pct">\(\+200\.0%\)'
+	# work_a runs the same code in both: no change at all
+	dom_has sf.html '<tr><td class="fn">work_a</td><td class="num">0 <span class="pct">\(\+0\.0%\)'
+fi
+
 # --- the demo's reading ---
 run_pm 0 demo --labels 1 --sha-blocks 1 --blocks 3 --seed 5 --no-sim --variants vec,pool-inplace -o d.json
 run_pm 0 report -q d.json --html d.html
