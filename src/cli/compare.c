@@ -213,7 +213,7 @@ int compare_run(struct compare_opts *co)
 	int rc, base;
 
 	error_clear(&err);
-	if (campaign_init(&c, &co->o, "compare", &err))
+	if (campaign_init(&c, &co->o, co->command ? co->command : "compare", &err))
 		goto fail;
 	for (size_t v = 0; v < co->nvariants; v++)
 		campaign_add_variant(&c, co->names[v], co->argv[v]);

@@ -28,6 +28,7 @@ struct compare_opts {
 	int decide, quiet;
 	char *fail_on;
 	char done[128];			/* the stop reason when every block ran */
+	const char *command;		/* the result's command: NULL = "compare" ("demo") */
 	/* Called with the result once the campaign ended (also interrupted). */
 	void (*after)(const struct result *r, void *data);
 	void *after_data;

@@ -20,8 +20,7 @@
 #include "core/selfpath.h"
 #include "core/strbuf.h"
 #include "core/suggest.h"
-#include "report/attribution.h"
-#include "report/comparison.h"
+#include "report/reading.h"
 #include "run/capture.h"
 
 /* A named variant of the workload: storage x gadget style. */
@@ -189,144 +188,15 @@ static double count_rows(char *const *argv)
 	return rows;
 }
 
-static const struct comparison *find_cmp(const struct result *r, const struct comparison_set *s,
-					 const char *metric, size_t v)
-{
-	int m = result_metric_index(r, metric);
-
-	return m < 0 ? NULL : comparisons_find(s, (size_t)m, v);
-}
-
-static void say_change(struct strbuf *sb, const struct result *r, const struct comparison *c,
-		       const char *what)
-{
-	double pct = 100 * (c->ratio - 1);
-
-	if (c->method == CMP_NONE || !isfinite(c->ratio))
-		return;
-	strbuf_addf(sb, "; %s %+.1f%%", what, pct);
-	if (c->method != CMP_EXACT && isfinite(c->ci_lo))
-		strbuf_addf(sb, " [%+.1f%%, %+.1f%%]", 100 * (c->ci_lo - 1), 100 * (c->ci_hi - 1));
-	strbuf_addf(sb, " (%s)", comparison_verdict_word(r, c));
-}
-
-/* "f +1.2 ms (30% of the change), g ..." for the significant functions of
- * fns, at most max; the number named. */
-static int name_fns(struct strbuf *sb, const struct result *r, const struct attribution_fn *fns,
-		    size_t n, int max)
-{
-	int shown = 0;
-
-	for (size_t k = 0; k < n && shown < max; k++) {
-		const char *name = strchr(r->metrics[fns[k].metric].name, ':') + 1;
-
-		if (!fns[k].significant)
-			continue;
-		strbuf_addf(sb, "%s%s %+.1f ms", shown ? ", " : "", name, fns[k].delta / 1e6);
-		if (isfinite(fns[k].share))
-			strbuf_addf(sb, " (%.0f%% of the change)", 100 * fns[k].share);
-		shown++;
-	}
-	return shown;
-}
-
-/* Where the variant's time went, from its profile: the functions whose
- * self time changed significantly, largest first, and the callers whose
- * inclusive time did — measured, not guessed. */
-static void say_where(const struct result *r, const struct attribution_set *at, size_t v)
-{
-	for (size_t i = 0; i < at->n; i++) {
-		struct strbuf sb = STRBUF_INIT;
-
-		if (at->a[i].variant != v)
-			continue;
-		if (name_fns(&sb, r, at->a[i].fn, at->a[i].nfn, 4))
-			printf("    -> the time changed in: %s\n", sb.buf);
-		else
-			printf("    -> no function's self time changed significantly (see the "
-			       "profile section above)\n");
-		strbuf_reset(&sb);
-		if (name_fns(&sb, r, at->a[i].incl, at->a[i].nincl, 3))
-			printf("       under (inclusive time): %s\n", sb.buf);
-		strbuf_release(&sb);
-	}
-}
-
-/* The functions whose simulated instructions changed most (cachegrind's
- * model, exact per function), from the result's sim attribution. */
-static void say_sim_where(const struct result *r, json_t *sim, size_t v)
-{
-	json_t *e, *f;
-	size_t i, k;
-
-	json_array_foreach(sim, i, e) {
-		struct strbuf sb = STRBUF_INIT;
-		int shown = 0;
-
-		if (strcmp(json_string_value(json_object_get(e, "variant")), r->variants[v].name))
-			continue;
-		json_array_foreach(json_object_get(e, "functions"), k, f) {
-			json_t *in = json_object_get(f, "instructions");
-			double d = json_real_value(json_object_get(in, "delta"));
-
-			if (shown == 3 || d == 0)
-				break;
-			strbuf_addf(&sb, "%s%s %+.0f", shown++ ? ", " : "",
-				    json_string_value(json_object_get(f, "function")), d);
-		}
-		if (shown)
-			printf("       simulated instructions per run changed in: %s\n", sb.buf);
-		strbuf_release(&sb);
-	}
-}
-
 /* One plain line per variant, then where its profile says the time went. */
 static void reading(const struct result *r, void *data)
 {
 	const struct demo_run *dr = data;
-	double rows = dr->rows;
-	struct comparison_set s;
-	const char *base = r->variants[r->baseline].name;
-	const struct comparison *any = NULL;
-	struct attribution_set at;
-	json_t *sim = sim_attribution_json(r);
+	struct strbuf sb = STRBUF_INIT;
 
-	comparisons_compute(r, &s);
-	attribution_compute(r, &at);
-	printf("\nReading (each variant against %s):\n", base);
-	for (size_t v = 0; v < r->nvariants; v++) {
-		const struct comparison *t = find_cmp(r, &s, "wall-time", v);
-		const struct comparison *al = find_cmp(r, &s, "allocs", v);
-		const struct comparison *in = find_cmp(r, &s, "instructions", v);
-		const struct comparison *ll = find_cmp(r, &s, "llc-misses", v);
-		struct strbuf sb = STRBUF_INIT;
-
-		if ((int)v == r->baseline || !t)
-			continue;
-		any = t;
-		strbuf_addf(&sb, "  %s: %s", r->variants[v].name, comparison_verdict_word(r, t));
-		if (isfinite(t->ratio))
-			strbuf_addf(&sb, ", wall time %+.1f%% [%+.1f%%, %+.1f%%] (n %zu)",
-				    100 * (t->ratio - 1), 100 * (t->ci_lo - 1), 100 * (t->ci_hi - 1),
-				    t->n);
-		if (al && isfinite(rows) && rows > 0 && isfinite(al->mean_b))
-			strbuf_addf(&sb, "; %.2f allocations per constraint vs %.2f",
-				    al->mean_b / rows, al->mean_a / rows);
-		if (in)
-			say_change(&sb, r, in, "instructions");
-		if (ll)
-			say_change(&sb, r, ll, "llc-misses");
-		puts(sb.buf);
-		say_where(r, &at, v);
-		if (sim)
-			say_sim_where(r, sim, v);
-		strbuf_release(&sb);
-	}
-	if (!any)
-		puts("  (no comparison of wall-time: see the notes above)");
-	attribution_release(&at);
-	comparisons_release(&s);
-	json_decref(sim);
+	report_demo_reading(r, dr->rows, &sb);
+	fputs(sb.buf, stdout);
+	strbuf_release(&sb);
 }
 
 int cmd_demo(int argc, const char **argv)
@@ -370,6 +240,7 @@ int cmd_demo(int argc, const char **argv)
 		       "storage variants %s\n", d.variants);
 		fflush(stdout);
 		dr->rows = count_rows(dr->co.argv[0]);
+		dr->co.command = "demo";
 		dr->co.after = reading;
 		dr->co.after_data = dr;
 		compare_settle(&dr->co);

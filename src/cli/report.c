@@ -79,7 +79,7 @@ int cmd_report(int argc, const char **argv)
 	struct strbuf table = STRBUF_INIT;
 	struct error err;
 	const struct option opts[] = {
-		{ OPT_STRING, 0, "html", &html, "file", "write an HTML page (table + run plots)" },
+		{ OPT_STRING, 0, "html", &html, "file", "write an HTML page (verdicts, plots, profile and flame graphs)" },
 		{ OPT_STRING, 0, "csv", &csv, "file", "write every run's raw values as CSV" },
 		{ OPT_STRING, 'o', "output", &out, "file", "write the (merged) result as JSON" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no table" },

@@ -21,19 +21,20 @@
 
 #define SHOW_FRACTION 0.01
 
-/* The blocks in which both runs are measured, clean and profiled. */
-struct pairs {
-	size_t n;
-	size_t *ia, *ib;	/* run index of the baseline and the variant */
-};
-
 static int profiled(const struct result_run *run, int samples)
 {
 	return !run->warmup && !run->simulated && run->status == RUN_OK &&
 	       run->values[samples].valid;
 }
 
-static void find_pairs(const struct result *r, size_t v, int samples, struct pairs *p)
+int attribution_run_profiled(const struct result *r, const struct result_run *run)
+{
+	int samples = result_metric_index(r, PROFILE_SAMPLES);
+
+	return samples >= 0 && profiled(run, samples);
+}
+
+static void find_pairs(const struct result *r, size_t v, int samples, struct attribution_pairs *p)
 {
 	size_t base = (size_t)r->baseline;
 
@@ -41,7 +42,7 @@ static void find_pairs(const struct result *r, size_t v, int samples, struct pai
 	p->ia = xcalloc(r->nruns + 1, sizeof(size_t));
 	p->ib = xcalloc(r->nruns + 1, sizeof(size_t));
 	/* Runs of one block are adjacent in the record: look only near i. */
-	for (size_t i = 0; i < r->nruns; i++) {
+	for (size_t i = 0; samples >= 0 && i < r->nruns; i++) {
 		const struct result_run *a = &r->runs[i];
 
 		if ((size_t)a->variant != base || !profiled(a, samples))
@@ -57,6 +58,18 @@ static void find_pairs(const struct result *r, size_t v, int samples, struct pai
 			}
 		}
 	}
+}
+
+void attribution_pairs(const struct result *r, size_t v, struct attribution_pairs *p)
+{
+	find_pairs(r, v, result_metric_index(r, PROFILE_SAMPLES), p);
+}
+
+void attribution_pairs_release(struct attribution_pairs *p)
+{
+	free(p->ia);
+	free(p->ib);
+	memset(p, 0, sizeof(*p));
 }
 
 static double value_or_zero(const struct result_run *run, size_t m)
@@ -83,7 +96,7 @@ static int is_self(const struct result_metric *m)
 	return has_prefix(m, PROFILE_SELF);
 }
 
-static void measure_fn(const struct result *r, const struct pairs *p, size_t m,
+static void measure_fn(const struct result *r, const struct attribution_pairs *p, size_t m,
 		       struct attribution_fn *f)
 {
 	double *a = xmalloc((p->n + 1) * sizeof(double)), *b = xmalloc((p->n + 1) * sizeof(double));
@@ -156,7 +169,7 @@ static size_t choose_and_test(const struct attribution *at, struct attribution_f
 /* Inclusive times the cut chains leave uncertain by more than 5% (in the
  * two variants together) are left out, and counted. */
 static size_t drop_uncertain(const struct result *r, const struct chain_info *ci,
-			     const struct pairs *p, struct attribution_fn *incl, size_t n,
+			     const struct attribution_pairs *p, struct attribution_fn *incl, size_t n,
 			     size_t *dropped)
 {
 	size_t k = 0;
@@ -178,7 +191,7 @@ static size_t drop_uncertain(const struct result *r, const struct chain_info *ci
 static void attribute_variant(const struct result *r, size_t v, int samples,
 			      const struct chain_info *ci, struct attribution *at)
 {
-	struct pairs p;
+	struct attribution_pairs p;
 	struct attribution_fn *all = xcalloc(r->nmetrics + 1, sizeof(*all));
 	struct attribution_fn *incl = xcalloc(r->nmetrics + 1, sizeof(*incl));
 	int wall = result_metric_index(r, "wall-time");
@@ -208,8 +221,7 @@ static void attribute_variant(const struct result *r, size_t v, int samples,
 	at->incl = incl;
 	ni = drop_uncertain(r, ci, &p, incl, ni, &at->nuncertain);
 	at->nincl = choose_and_test(at, incl, ni, 1);
-	free(p.ia);
-	free(p.ib);
+	attribution_pairs_release(&p);
 }
 
 void attribution_compute(const struct result *r, struct attribution_set *out)
@@ -362,42 +374,56 @@ void report_attribution(const struct result *r, const struct table_opts *o, stru
 	attribution_release(&s);
 }
 
-struct top {
-	size_t metric;
-	double mean;
-};
-
 static int by_mean(const void *x, const void *y)
 {
-	double a = ((const struct top *)x)->mean, b = ((const struct top *)y)->mean;
+	double a = ((const struct attribution_top *)x)->mean;
+	double b = ((const struct attribution_top *)y)->mean;
 
 	return (a < b) - (a > b);
 }
 
-void report_profile_top(const struct result *r, const struct table_opts *o, struct strbuf *out)
+size_t attribution_top(const struct result *r, struct attribution_top **out, size_t *nruns,
+		       double *total)
 {
 	int samples = result_metric_index(r, PROFILE_SAMPLES);
-	struct top *t = xcalloc(r->nmetrics + 1, sizeof(*t));
-	size_t *runs = xcalloc(r->nruns + 1, sizeof(size_t)), nruns = 0, n = 0;
-	double total = 0;
+	struct attribution_top *t = xcalloc(r->nmetrics + 1, sizeof(*t));
+	size_t *runs = xcalloc(r->nruns + 1, sizeof(size_t)), n = 0;
+
+	*nruns = 0;
+	*total = 0;
+	for (size_t i = 0; samples >= 0 && i < r->nruns; i++)
+		if (profiled(&r->runs[i], samples))
+			runs[(*nruns)++] = i;
+	for (size_t m = 0; *nruns && m < r->nmetrics; m++)
+		if (is_self(&r->metrics[m])) {
+			t[n] = (struct attribution_top){ m, mean_of(r, runs, *nruns, m) };
+			*total += t[n].mean;
+			n += t[n].mean > 0;	/* a caller only: in the total column */
+		}
+	qsort(t, n, sizeof(*t), by_mean);
+	free(runs);
+	*out = t;
+	return n;
+}
+
+void report_profile_top(const struct result *r, const struct table_opts *o, struct strbuf *out)
+{
+	struct attribution_top *t;
+	size_t nruns;
+	double total;
+	size_t n = attribution_top(r, &t, &nruns, &total);
 	struct texttable tt;
 
 	(void)o;
-	for (size_t i = 0; samples >= 0 && i < r->nruns; i++)
-		if (profiled(&r->runs[i], samples))
-			runs[nruns++] = i;
-	for (size_t m = 0; nruns && m < r->nmetrics; m++)
-		if (is_self(&r->metrics[m])) {
-			t[n] = (struct top){ m, mean_of(r, runs, nruns, m) };
-			total += t[n].mean;
-			n += t[n].mean > 0;	/* a caller only: in the total column */
-		}
 	if (n && total > 0) {
 		int chains = 0;
+		size_t *runs = xcalloc(r->nruns + 1, sizeof(size_t)), k = 0;
 
+		for (size_t i = 0; i < r->nruns; i++)
+			if (attribution_run_profiled(r, &r->runs[i]))
+				runs[k++] = i;
 		for (size_t m = 0; m < r->nmetrics && !chains; m++)
 			chains = has_prefix(&r->metrics[m], PROFILE_INCL);
-		qsort(t, n, sizeof(*t), by_mean);
 		strbuf_addf(out, "\nwhere the time goes (self time per run%s, %zu profiled runs):\n",
 			    chains ? "; total: with all it calls" : "", nruns);
 		texttable_init(&tt, chains ? 5 : 4, chains ? "llrrr" : "llrr");
@@ -423,9 +449,9 @@ void report_profile_top(const struct result *r, const struct table_opts *o, stru
 		}
 		texttable_render(&tt, 2, out);
 		texttable_release(&tt);
+		free(runs);
 	}
 	free(t);
-	free(runs);
 }
 
 /* ---- simulated counts per function ------------------------------------- */

@@ -63,6 +63,28 @@ struct attribution_set {
 #define ATTRIBUTION_MAX 15
 
 void attribution_compute(const struct result *r, struct attribution_set *out);
+
+/* Is run profiled (measured, clean, not simulated, with a sample count)? */
+int attribution_run_profiled(const struct result *r, const struct result_run *run);
+
+/* The blocks in which variant v's run and the baseline's are both profiled:
+ * ia[i] and ib[i] are the run indices of pair i (what the sections pair). */
+struct attribution_pairs {
+	size_t n;
+	size_t *ia, *ib;
+};
+void attribution_pairs(const struct result *r, size_t v, struct attribution_pairs *p);
+void attribution_pairs_release(struct attribution_pairs *p);
+
+/* Every function's mean self time over the profiled runs, largest first
+ * (what "where the time goes" shows the top of): the count, *out malloc'd,
+ * *nruns the profiled runs, *total the sum of the means. */
+struct attribution_top {
+	size_t metric;		/* the function's self:KEY metric */
+	double mean;		/* ns per run */
+};
+size_t attribution_top(const struct result *r, struct attribution_top **out, size_t *nruns,
+		       double *total);
 void attribution_release(struct attribution_set *s);
 
 /* The "where the difference is" section; nothing when no run was profiled. */

@@ -9,8 +9,16 @@
 #define PMU_REPORT_COMPARE_TABLE_H
 
 #include "core/strbuf.h"
+#include "report/comparison.h"
 #include "report/result.h"
 #include "report/table.h"
+
+/* The verdict as the table shows it: the direction (or EQUIVALENT,
+ * INCONCLUSIVE) in capitals, a qualifier after it in lower case; a metric
+ * outside the family in brackets and lower case, as a reading, not a claim;
+ * '*' when Holm held the direction back. The HTML page shows the same. */
+void compare_verdict_text(const struct result *r, const struct comparison *c, char *word,
+			  size_t size);
 
 void report_compare_table(const struct result *r, const struct table_opts *o,
 			  struct strbuf *out);

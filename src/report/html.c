@@ -1,126 +1,156 @@
 /*
- * The HTML renderer. Plots use run order on x and the value on y, scaled to
- * the metric's own range; warm-up runs are drawn hollow, unusable runs are
- * not drawn. No scripts, no external resources: the file opens anywhere.
+ * The HTML page: a head with the style sheet, the variants and their
+ * commands, a table of contents, then the sections below in order. Each
+ * section is one function of the page context that writes nothing when it
+ * has nothing to show (a stat result has no forest plot, a result without
+ * --profile no flame graph), so the list is the whole layout: a new part
+ * of the page is one row. No scripts and no external resources: the file
+ * opens anywhere, offline, and prints.
  */
 #include "report/html.h"
 
-#include <math.h>
 #include <string.h>
 
-static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#9467bd",
-				       "#ff7f0e", "#8c564b", "#e377c2", "#17becf" };
-#define NCOLORS (sizeof(palette) / sizeof(palette[0]))
+#include "report/html_common.h"
+#include "report/table.h"
 
-static void escape(struct strbuf *out, const char *s)
+struct html_section {
+	const char *id, *title;
+	html_section_fn *render;
+};
+
+/* The page, in order: one row per part (a cross-machine table, say, is one
+ * more row and one more html_section_fn). */
+static const struct html_section sections[] = {
+	{ "verdicts", "Verdicts", html_verdicts },
+	{ "summary", "Summary", html_stat_table },
+	{ "ratios", "Ratios with 95% intervals", html_forest },
+	{ "reading", "The demo's reading", html_reading },
+	{ "profile", "Profile", html_profile },
+	{ "flame", "Flame graphs", html_flames },
+	{ "metrics", "Metrics: distributions and run order", html_metric_plots },
+	{ "notes", "Notes and warnings", html_notes },
+	{ "host", "Host and campaign", html_host },
+	{ "terminal", "Terminal output", html_terminal },
+};
+#define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
+
+static const char style[] =
+	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#222;"
+	"max-width:1120px;margin:0 auto;padding:1.2em 1.5em}"
+	"h1{font-size:1.5em;margin-bottom:.3em}h1 small{color:#666;font-weight:normal}"
+	"h2{font-size:1.2em;border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:2em}"
+	"h3{font-size:1.05em;margin:1.4em 0 .4em}nav a{margin-right:1.1em}"
+	"table{border-collapse:collapse;margin:.4em 0}"
+	"th,td{padding:.25em .6em;border-bottom:1px solid #eee;text-align:left;vertical-align:top}"
+	"th{background:#f6f6f6;font-weight:600}td.num{text-align:right;white-space:nowrap;"
+	"font-variant-numeric:tabular-nums}.cv,.pct{color:#777;font-size:.9em}"
+	"td.verdict,.headline .verdict{font-weight:700;white-space:nowrap;border-radius:3px}"
+	"tr.v-up td.verdict,.headline.v-up .verdict{background:#c62828;color:#fff}"
+	"tr.v-up-unsized td.verdict,.headline.v-up-unsized .verdict{background:#f4c7c3;color:#8e0000}"
+	"tr.v-down td.verdict,.headline.v-down .verdict{background:#2e7d32;color:#fff}"
+	"tr.v-down-unsized td.verdict,.headline.v-down-unsized .verdict{background:#c8e6c9;color:#1b5e20}"
+	"tr.v-equivalent td.verdict,.headline.v-equivalent .verdict{background:#e3edf7;color:#1a4d80}"
+	"tr.v-inconclusive td.verdict,.headline.v-inconclusive .verdict{background:#fff3cd;color:#7a5b00}"
+	"tr.v-outside td{color:#777}tr.v-none td{color:#999}"
+	".headline{font-size:1.15em}.headline .verdict{padding:0 .35em}"
+	".legend,.note{color:#555;font-size:.92em;max-width:60em}"
+	"svg{max-width:100%;height:auto;display:block;margin:.3em 0}"
+	"svg text{font-size:11px;fill:#333}.axis-label{font-size:12px;font-weight:600}"
+	".grid{stroke:#eee}.axis-line{stroke:#888}"
+	".box{fill:none;stroke-width:1.5}.median{stroke-width:2.5}.ci{stroke:#111;stroke-width:2}"
+	".mean{fill:#111}circle.run{fill-opacity:.6}circle.warmup{stroke-width:1.5}"
+	".band{fill:#ececec}.unity{stroke:#999;stroke-dasharray:3 3}"
+	".forest-row{color:#666}.forest-row.v-up{color:#c62828}.forest-row.v-up-unsized{color:#e57373}"
+	".forest-row.v-down{color:#2e7d32}.forest-row.v-down-unsized{color:#81c784}"
+	".forest-row.v-equivalent{color:#1a4d80}.forest-row.v-inconclusive{color:#b08900}"
+	".forest-row.v-outside{color:#aaa}.whisker{stroke:currentColor;stroke-width:2}"
+	".point{fill:currentColor}.rowval{fill:currentColor}"
+	"svg.flame{background:#fafafa}svg.flame rect{stroke:#fff;stroke-width:.5}"
+	"svg.flame text{font:11px ui-monospace,monospace;fill:#111;pointer-events:none}"
+	"svg.flame .frame:hover rect{stroke:#000;stroke-width:1}"
+	".grew{color:#d32f2f;font-weight:600}.shrank{color:#1e4fd8;font-weight:600}"
+	"tr.sig td.fn{font-weight:600}td.where{color:#666}"
+	"ul.notes li{margin:.3em 0}ul.notes li.warning{color:#7a3b00}.hint{color:#555}"
+	"ul.reading li.where{list-style:none;margin-left:1.2em;color:#444}"
+	".facts{display:flex;flex-wrap:wrap;gap:2em}dl{display:grid;"
+	"grid-template-columns:max-content auto;gap:.15em 1em;margin:0}dt{color:#666}dd{margin:0}"
+	"pre.terminal{background:#f6f6f6;padding:1em;overflow-x:auto;font-size:12px}"
+	"table.variants td.cmd{font-family:ui-monospace,monospace;font-size:.92em}";
+
+static void variants(const struct result *r, struct strbuf *out)
 {
-	for (; *s; s++)
-		switch (*s) {
-		case '<': strbuf_adds(out, "&lt;"); break;
-		case '>': strbuf_adds(out, "&gt;"); break;
-		case '&': strbuf_adds(out, "&amp;"); break;
-		case '"': strbuf_adds(out, "&quot;"); break;
-		default: strbuf_addch(out, *s);
-		}
-}
-
-/* Strip ANSI colour sequences the terminal table may carry. */
-static void escape_plain(struct strbuf *out, const char *s)
-{
-	struct strbuf tmp = STRBUF_INIT;
-
-	while (*s) {
-		if (*s == '\033') {
-			while (*s && *s != 'm')
-				s++;
-			if (*s)
-				s++;
-			continue;
-		}
-		strbuf_addch(&tmp, *s++);
-	}
-	escape(out, tmp.buf);
-	strbuf_release(&tmp);
-}
-
-static int run_value(const struct result *r, size_t i, size_t m, double *v)
-{
-	const struct result_run *run = &r->runs[i];
-	const struct result_value *x = &run->values[m];
-
-	if (!x->valid || (run->status != RUN_OK && run->status != RUN_FAILED))
-		return 0;
-	*v = x->value * r->metrics[m].scale;
-	return isfinite(*v);
-}
-
-static void plot(const struct result *r, size_t m, struct strbuf *out)
-{
-	const double w = 640, h = 120, pad = 6;
-	double lo = INFINITY, hi = -INFINITY, v;
-	size_t n = r->nruns;
-
-	for (size_t i = 0; i < n; i++)
-		if (run_value(r, i, m, &v)) {
-			lo = fmin(lo, v);
-			hi = fmax(hi, v);
-		}
-	if (!isfinite(lo))
-		return;
-	if (hi == lo)
-		hi = lo + 1;
-	strbuf_adds(out, "<h3>");
-	escape(out, r->metrics[m].name);
-	strbuf_adds(out, " <small>(");
-	escape(out, r->metrics[m].unit);
-	strbuf_addf(out, ", %.6g … %.6g)</small></h3>\n", lo, hi);
-	strbuf_addf(out, "<svg width=\"%.0f\" height=\"%.0f\" style=\"border:1px solid #ccc\">\n",
-		    w, h);
-	for (size_t i = 0; i < n; i++) {
-		const struct result_run *run = &r->runs[i];
-		const char *col = palette[(size_t)run->variant % NCOLORS];
-		double x, y;
-
-		if (!run_value(r, i, m, &v))
-			continue;
-		x = pad + (w - 2 * pad) * (n > 1 ? (double)i / (double)(n - 1) : 0.5);
-		y = h - pad - (h - 2 * pad) * (v - lo) / (hi - lo);
-		strbuf_addf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" %s=\"%s\"%s/>\n", x, y,
-			    run->warmup ? "stroke" : "fill", col,
-			    run->warmup ? " fill=\"none\"" : "");
-	}
-	strbuf_adds(out, "</svg>\n");
-}
-
-static void legend(const struct result *r, struct strbuf *out)
-{
-	strbuf_adds(out, "<p>");
+	strbuf_adds(out, "<table class=\"variants\"><tbody>\n");
 	for (size_t v = 0; v < r->nvariants; v++) {
-		strbuf_addf(out, "<span style=\"color:%s\">&#9679; ", palette[v % NCOLORS]);
-		escape(out, r->variants[v].name);
-		strbuf_adds(out, "</span> ");
+		struct strbuf cmd = STRBUF_INIT;
+
+		report_command_line(r->variants[v].argv, &cmd);
+		strbuf_addf(out, "<tr><td><span style=\"color:%s\">&#9679;</span> ",
+			    html_variant_color(v));
+		html_text(out, r->variants[v].name);
+		strbuf_adds(out, "</td><td class=\"cmd\">");
+		html_text(out, cmd.buf);
+		strbuf_addf(out, "</td><td>%s</td></tr>\n",
+			    r->nvariants >= 2 && (int)v == r->baseline ? "baseline" : "");
+		strbuf_release(&cmd);
 	}
-	strbuf_adds(out, " (hollow: warm-up; x: run order)</p>\n");
+	strbuf_adds(out, "</tbody></table>\n");
+}
+
+static void title(const struct html_ctx *c, struct strbuf *out)
+{
+	const struct result *r = c->r;
+	size_t measured = 0;
+
+	for (size_t i = 0; i < r->nruns; i++)
+		measured += !r->runs[i].warmup;
+	strbuf_adds(out, "<h1>pmustat ");
+	html_text(out, r->command);
+	if (r->nvariants >= 2)
+		strbuf_addf(out, " <small>%zu variants, %zu blocks, %zu measured runs</small>",
+			    r->nvariants, c->cmp.blocks_total, measured);
+	else
+		strbuf_addf(out, " <small>%zu measured run%s</small>", measured,
+			    measured == 1 ? "" : "s");
+	strbuf_adds(out, "</h1>\n");
+	if (!r->complete)
+		strbuf_adds(out, "<p class=\"note\">This result is incomplete (the campaign did not "
+				 "finish): what is shown is what ran.</p>\n");
+	variants(r, out);
 }
 
 void report_html(const struct result *r, const char *table, struct strbuf *out)
 {
-	strbuf_adds(out, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-			 "<title>pmustat result</title>\n<style>body{font-family:sans-serif;"
-			 "margin:2em}pre{background:#f6f6f6;padding:1em;overflow-x:auto}"
-			 "</style></head><body>\n<h1>pmustat ");
-	escape(out, r->command);
-	strbuf_adds(out, "</h1>\n<p>host: ");
-	escape(out, r->host.model_name[0] ? r->host.model_name : r->host.vendor);
-	strbuf_adds(out, ", kernel ");
-	escape(out, r->host.kernel);
-	strbuf_addf(out, ", %zu runs, seed %llu</p>\n<pre>", r->nruns,
-		    (unsigned long long)r->seed);
-	escape_plain(out, table);
-	strbuf_adds(out, "</pre>\n<h2>Runs</h2>\n");
-	legend(r, out);
-	for (size_t m = 0; m < r->nmetrics; m++)
-		if (r->metrics[m].available && !r->metrics[m].hidden)
-			plot(r, m, out);
+	struct html_ctx c = { .r = r, .table = table };
+	struct strbuf body[NSECTIONS];
+
+	analysis_compute(r, &c.an);
+	if (r->nvariants >= 2)
+		comparisons_compute(r, &c.cmp);
+	attribution_compute(r, &c.at);
+	for (size_t i = 0; i < NSECTIONS; i++) {
+		strbuf_init(&body[i]);
+		sections[i].render(&c, &body[i]);
+	}
+	strbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+			 "<meta name=\"viewport\" content=\"width=device-width\">\n<title>pmustat ");
+	html_text(out, r->command);
+	strbuf_addf(out, "</title>\n<style>%s</style>\n</head><body>\n", style);
+	title(&c, out);
+	strbuf_adds(out, "<nav>");
+	for (size_t i = 0; i < NSECTIONS; i++)
+		if (body[i].len)
+			strbuf_addf(out, "<a href=\"#%s\">%s</a>", sections[i].id, sections[i].title);
+	strbuf_adds(out, "</nav>\n");
+	for (size_t i = 0; i < NSECTIONS; i++) {
+		if (body[i].len)
+			strbuf_addf(out, "<section id=\"%s\"><h2>%s</h2>\n%s</section>\n",
+				    sections[i].id, sections[i].title, body[i].buf);
+		strbuf_release(&body[i]);
+	}
 	strbuf_adds(out, "</body></html>\n");
+	attribution_release(&c.at);
+	if (r->nvariants >= 2)
+		comparisons_release(&c.cmp);
+	analysis_release(&c.an);
 }

@@ -1,0 +1,380 @@
+/*
+ * The page's tables: the verdicts (rows styled by verdict, the primary
+ * metric's headline above), the stat summary, and the profile sections
+ * from the attribution (the same numbers as the terminal's "where the time
+ * goes", "where the difference is" and "where the simulated difference
+ * is"). Numbers in the units units.c picks,
+ * one scale per row or table so they compare by eye.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/compare_table.h"
+#include "report/html_common.h"
+
+/* ---- verdicts ------------------------------------------------------------ */
+
+static void centre_cell(struct strbuf *out, const struct unit_scale *us, double mean, double cv)
+{
+	strbuf_adds(out, "<td class=\"num\">");
+	html_value(out, us, mean);
+	if (isfinite(cv))
+		strbuf_addf(out, " <span class=\"cv\">±%.1f%%</span>", 100 * cv);
+	strbuf_adds(out, "</td>");
+}
+
+static void ratio_cells(struct strbuf *out, const struct comparison *c)
+{
+	if (c->method == CMP_NONE) {
+		strbuf_adds(out, "<td class=\"num\">—</td><td colspan=\"3\">");
+		html_text(out, c->why);
+		strbuf_adds(out, "</td>");
+		return;
+	}
+	strbuf_addf(out, "<td class=\"num\">%.4f</td><td>", c->ratio);
+	if (c->method == CMP_EXACT && c->ci_lo == c->ci_hi)
+		strbuf_adds(out, "exact (same in every block)");
+	else if (c->method == CMP_EXACT)
+		strbuf_addf(out, "exact, range [%.4f, %.4f]%s", c->ci_lo, c->ci_hi,
+			    c->exact_varies ? " (varies!)" : "");
+	else if (isfinite(c->ci_lo) && isfinite(c->ci_hi))
+		strbuf_addf(out, "[%.4f, %.4f]<br><span class=\"pct\">%+.1f%% … %+.1f%%</span>",
+			    c->ci_lo, c->ci_hi, 100 * (c->ci_lo - 1), 100 * (c->ci_hi - 1));
+	else
+		strbuf_adds(out, "unbounded");
+	strbuf_adds(out, "</td>");
+	if (c->role != ROLE_OUTSIDE && isfinite(c->p_holm))
+		strbuf_addf(out, "<td class=\"num\">%.2g</td>", c->p_holm);
+	else
+		strbuf_adds(out, "<td class=\"num\">—</td>");
+	strbuf_addf(out, "<td class=\"num\">%zu</td>", c->n);
+}
+
+static void verdict_row(const struct html_ctx *c, size_t m, size_t v, struct strbuf *out)
+{
+	const struct result *r = c->r;
+	const struct comparison *k = comparisons_find(&c->cmp, m, v);
+	struct unit_scale us;
+	char word[64];
+
+	strbuf_addf(out, "<tr class=\"%s\"><td>", k ? html_verdict_class(k) : "v-none");
+	html_text(out, r->metrics[m].name);
+	if (r->metrics[m].source == MSRC_SIM)
+		strbuf_adds(out, " <small>(sim)</small>");
+	if (!k) {
+		strbuf_adds(out, "</td><td colspan=\"8\">not counted (see the notes)</td></tr>\n");
+		return;
+	}
+	strbuf_adds(out, "</td><td>");
+	html_text(out, r->variants[v].name);
+	strbuf_adds(out, "</td>");
+	us = unit_pick(r->metrics[m].unit, k->mean_a);
+	centre_cell(out, &us, k->mean_a, k->cv_a);
+	centre_cell(out, &us, k->mean_b, k->cv_b);
+	ratio_cells(out, k);
+	compare_verdict_text(r, k, word, sizeof(word));
+	strbuf_adds(out, "<td class=\"verdict\">");
+	html_text(out, word);
+	strbuf_adds(out, "</td></tr>\n");
+}
+
+static void headline(const struct html_ctx *c, struct strbuf *out)
+{
+	const struct result *r = c->r;
+	int m = r->primary ? result_metric_index(r, r->primary) : -1;
+
+	for (size_t i = 0; m >= 0 && i < c->cmp.n; i++) {
+		const struct comparison *k = &c->cmp.c[i];
+		char word[64];
+
+		if ((int)k->metric != m || k->method == CMP_NONE || !isfinite(k->ratio))
+			continue;
+		compare_verdict_text(r, k, word, sizeof(word));
+		strbuf_addf(out, "<p class=\"headline %s\">", html_verdict_class(k));
+		html_text(out, r->primary);
+		strbuf_adds(out, ": <b>");
+		html_text(out, r->variants[k->variant].name);
+		strbuf_adds(out, "</b> is <span class=\"verdict\">");
+		html_text(out, word);
+		strbuf_addf(out, "</span>, %+.1f%%", 100 * (k->ratio - 1));
+		if (isfinite(k->ci_lo) && isfinite(k->ci_hi))
+			strbuf_addf(out, " [%+.1f%%, %+.1f%%]", 100 * (k->ci_lo - 1),
+				    100 * (k->ci_hi - 1));
+		strbuf_addf(out, " (n %zu)</p>\n", k->n);
+	}
+}
+
+void html_verdicts(const struct html_ctx *c, struct strbuf *out)
+{
+	const struct result *r = c->r;
+
+	if (r->nvariants < 2)
+		return;
+	headline(c, out);
+	strbuf_adds(out, "<table class=\"verdicts\"><thead><tr><th>metric</th><th>variant</th><th>");
+	html_text(out, r->variants[r->baseline].name);
+	strbuf_addf(out, " (baseline)</th><th>variant</th><th>ratio</th><th>%s</th><th>p</th>"
+		    "<th>n</th><th>verdict</th></tr></thead>\n<tbody>\n",
+		    r->decide ? "95% confidence sequence" : "95% CI of ratio");
+	for (size_t m = 0; m < r->nmetrics; m++) {
+		if (r->metrics[m].hidden || r->metrics[m].source == MSRC_PROFILE ||
+		    r->metrics[m].source == MSRC_HOST)
+			continue;
+		for (size_t v = 0; v < r->nvariants; v++) {
+			if ((int)v == r->baseline)
+				continue;
+			verdict_row(c, m, v, out);
+			if (!comparisons_find(&c->cmp, m, v))
+				break;
+		}
+	}
+	strbuf_adds(out, "</tbody></table>\n<p class=\"legend\">ratio = variant / ");
+	html_text(out, r->variants[r->baseline].name);
+	strbuf_addf(out, "; verdicts against a ±%.1f%% noise band; centres are means ± cv; "
+		    "p Holm-adjusted across the metrics asked for; [..]: measured but not asked "
+		    "for (no claim); *: the interval alone gives a direction, the adjusted p does "
+		    "not. See the terminal's table below for how each ratio was estimated.</p>\n",
+		    100 * r->noise_band);
+}
+
+/* ---- stat ---------------------------------------------------------------- */
+
+static void interval_cell(struct strbuf *out, const struct unit_scale *us, double lo, double hi)
+{
+	strbuf_adds(out, "<td class=\"num\">");
+	if (isfinite(lo) && isfinite(hi)) {
+		strbuf_adds(out, "[");
+		html_value(out, us, lo);
+		strbuf_adds(out, ", ");
+		html_value(out, us, hi);
+		strbuf_adds(out, "]");
+	} else {
+		strbuf_adds(out, "—");
+	}
+	strbuf_adds(out, "</td>");
+}
+
+static void stat_row(const struct html_ctx *c, size_t m, struct strbuf *out)
+{
+	const struct result *r = c->r;
+	const struct metric_summary *ms = analysis_find(&c->an, 0, m);
+	struct unit_scale us;
+
+	strbuf_adds(out, "<tr><td>");
+	html_text(out, r->metrics[m].name);
+	strbuf_adds(out, "</td>");
+	if (!r->metrics[m].available || !ms || (!ms->s.n && !ms->has_cross)) {
+		strbuf_addf(out, "<td colspan=\"5\">%s</td></tr>\n",
+			    ms ? "no usable runs" : "not counted (see the notes)");
+		return;
+	}
+	if (!ms->s.n) {
+		us = unit_pick(r->metrics[m].unit, ms->cross.r);
+		strbuf_adds(out, "<td class=\"num\">");
+		html_value(out, &us, ms->cross.r);
+		strbuf_adds(out, "</td>");
+		interval_cell(out, &us, ms->cross.ci_lo, ms->cross.ci_hi);
+		strbuf_addf(out, "<td colspan=\"2\">ratio of means across runs</td>"
+			    "<td class=\"num\">%zu/%zu</td></tr>\n", ms->cross.n_y, ms->cross.n_x);
+		return;
+	}
+	us = unit_pick(r->metrics[m].unit, ms->s.mean);
+	strbuf_adds(out, "<td class=\"num\">");
+	html_value(out, &us, ms->s.mean);
+	strbuf_adds(out, "</td>");
+	interval_cell(out, &us, ms->s.mean_ci_lo, ms->s.mean_ci_hi);
+	strbuf_adds(out, "<td class=\"num\">");
+	html_value(out, &us, ms->s.median);
+	strbuf_adds(out, "</td><td class=\"num\">");
+	if (isfinite(ms->s.cv))
+		strbuf_addf(out, "%.1f%%", 100 * ms->s.cv);
+	strbuf_addf(out, "</td><td class=\"num\">%zu</td></tr>\n", ms->s.n);
+}
+
+void html_stat_table(const struct html_ctx *c, struct strbuf *out)
+{
+	const struct result *r = c->r;
+
+	if (r->nvariants != 1)
+		return;
+	strbuf_adds(out, "<table class=\"stat\"><thead><tr><th>metric</th><th>mean</th>"
+			 "<th>95% CI of mean</th><th>median</th><th>cv</th><th>runs</th></tr>"
+			 "</thead>\n<tbody>\n");
+	for (size_t m = 0; m < r->nmetrics; m++)
+		if (!r->metrics[m].hidden && r->metrics[m].source != MSRC_PROFILE &&
+		    r->metrics[m].source != MSRC_HOST)
+			stat_row(c, m, out);
+	strbuf_adds(out, "</tbody></table>\n");
+}
+
+/* ---- profile ------------------------------------------------------------- */
+
+static const char *fn_name(const struct result *r, size_t m)
+{
+	return r->metrics[m].name + strlen(PROFILE_SELF);
+}
+
+static void time_cell(struct strbuf *out, const struct unit_scale *us, double ns, int sign)
+{
+	strbuf_adds(out, "<td class=\"num\">");
+	if (sign && ns >= 0)
+		strbuf_addch(out, '+');
+	html_value(out, us, ns);
+	strbuf_adds(out, "</td>");
+}
+
+static void fn_cells(struct strbuf *out, const struct result *r, size_t m, int significant)
+{
+	strbuf_adds(out, "<td class=\"fn\">");
+	html_text(out, fn_name(r, m));
+	strbuf_addf(out, "%s</td><td class=\"where\">", significant ? " *" : "");
+	html_text(out, r->metrics[m].origin);
+	strbuf_adds(out, "</td>");
+}
+
+static void difference(const struct result *r, const struct attribution *at, struct strbuf *out)
+{
+	double big = fmax(at->total_a, at->total_b);
+	struct unit_scale us;
+
+	/* One unit for the table, chosen a decade below the largest figure
+	 * so that the functions' smaller times keep their digits (ms rather
+	 * than s for a 2 s profile). */
+	for (size_t i = 0; i < at->nfn; i++)
+		big = fmax(big, fabs(at->fn[i].delta));
+	us = unit_pick("ns", big / 10);
+	strbuf_adds(out, "<h3>Where the difference is: ");
+	html_text(out, r->variants[at->variant].name);
+	strbuf_adds(out, " vs ");
+	html_text(out, r->variants[r->baseline].name);
+	strbuf_addf(out, "</h3>\n<p>%zu paired blocks; profiled time ", at->blocks);
+	html_value(out, &us, at->total_a);
+	strbuf_adds(out, " → ");
+	html_value(out, &us, at->total_b);
+	strbuf_adds(out, " per run");
+	if (isfinite(at->dwall)) {
+		struct unit_scale uw = unit_pick("ns", at->dwall);
+
+		strbuf_adds(out, ", wall-time ");
+		strbuf_adds(out, at->dwall >= 0 ? "+" : "");
+		html_value(out, &uw, at->dwall);
+	}
+	strbuf_adds(out, ".</p>\n<table class=\"profile diff\"><thead><tr><th>function</th>"
+			 "<th>where</th><th>");
+	html_text(out, r->variants[r->baseline].name);
+	strbuf_adds(out, "</th><th>");
+	html_text(out, r->variants[at->variant].name);
+	strbuf_adds(out, "</th><th>Δ</th><th>95% CI of Δ</th><th>share</th><th>p (Holm)</th>"
+			 "</tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < at->nfn; i++) {
+		const struct attribution_fn *f = &at->fn[i];
+
+		strbuf_addf(out, "<tr class=\"%s\">", f->significant ? "sig" : "");
+		fn_cells(out, r, f->metric, f->significant);
+		time_cell(out, &us, f->mean_a, 0);
+		time_cell(out, &us, f->mean_b, 0);
+		time_cell(out, &us, f->delta, 1);
+		strbuf_adds(out, "<td class=\"num\">[");
+		strbuf_adds(out, f->lo >= 0 ? "+" : "");
+		html_value(out, &us, f->lo);
+		strbuf_adds(out, ", ");
+		strbuf_adds(out, f->hi >= 0 ? "+" : "");
+		html_value(out, &us, f->hi);
+		strbuf_adds(out, "]</td><td class=\"num\">");
+		if (isfinite(f->share))
+			strbuf_addf(out, "%.0f%%", 100 * f->share);
+		strbuf_addf(out, "</td><td class=\"num\">%.2g</td></tr>\n", f->p_holm);
+	}
+	strbuf_adds(out, "</tbody></table>\n");
+}
+
+static void time_goes(const struct result *r, struct strbuf *out)
+{
+	struct attribution_top *t;
+	size_t nruns;
+	double total;
+	size_t n = attribution_top(r, &t, &nruns, &total);
+	struct unit_scale us = unit_pick("ns", n ? t[0].mean : 0);
+
+	if (n && total > 0) {
+		strbuf_addf(out, "<h3>Where the time goes</h3>\n<p>Self time per run, mean over "
+			    "%zu profiled runs.</p>\n<table class=\"profile top\"><thead><tr>"
+			    "<th>function</th><th>where</th><th>self time</th><th>share</th></tr>"
+			    "</thead>\n<tbody>\n", nruns);
+		for (size_t i = 0; i < n && i < ATTRIBUTION_MAX; i++) {
+			strbuf_adds(out, "<tr>");
+			fn_cells(out, r, t[i].metric, 0);
+			time_cell(out, &us, t[i].mean, 0);
+			strbuf_addf(out, "<td class=\"num\">%.1f%%</td></tr>\n",
+				    100 * t[i].mean / total);
+		}
+		strbuf_adds(out, "</tbody></table>\n");
+	}
+	free(t);
+}
+
+static const char *const sim_counts[] = { "instructions", "l1d-misses", "llc-misses",
+					  "branch-misses" };
+#define NSIM (sizeof(sim_counts) / sizeof(sim_counts[0]))
+
+static void sim_delta_cell(struct strbuf *out, const json_t *count)
+{
+	double a = json_number_value(json_object_get(count, "baseline"));
+	double d = json_number_value(json_object_get(count, "delta"));
+	struct unit_scale us = unit_pick("", d);
+
+	strbuf_adds(out, "<td class=\"num\">");
+	strbuf_adds(out, d > 0 ? "+" : "");
+	unit_format(out, &us, d);
+	if (a > 0)
+		strbuf_addf(out, " <span class=\"pct\">(%+.1f%%)</span>", 100 * d / a);
+	strbuf_adds(out, "</td>");
+}
+
+/* Cachegrind's counts per function, as attribution.c gives them. */
+static void simulated(const struct result *r, struct strbuf *out)
+{
+	json_t *all = sim_attribution_json(r), *v, *f;
+	size_t i, k;
+
+	if (!all)
+		return;
+	json_array_foreach(all, i, v) {
+		strbuf_adds(out, "<h3>Where the simulated difference is: ");
+		html_text(out, json_string_value(json_object_get(v, "variant")));
+		strbuf_adds(out, " vs ");
+		html_text(out, json_string_value(json_object_get(v, "baseline")));
+		strbuf_adds(out, "</h3>\n<table class=\"profile sim\"><thead><tr><th>function</th>");
+		for (k = 0; k < NSIM; k++)
+			strbuf_addf(out, "<th>Δ %s</th>", sim_counts[k]);
+		strbuf_adds(out, "</tr></thead>\n<tbody>\n");
+		json_array_foreach(json_object_get(v, "functions"), k, f) {
+			strbuf_adds(out, "<tr><td class=\"fn\">");
+			html_text(out, json_string_value(json_object_get(f, "function")));
+			strbuf_adds(out, "</td>");
+			for (size_t c = 0; c < NSIM; c++)
+				sim_delta_cell(out, json_object_get(f, sim_counts[c]));
+			strbuf_adds(out, "</tr>\n");
+		}
+		strbuf_adds(out, "</tbody></table>\n");
+	}
+	strbuf_adds(out, "<p class=\"legend\">Cachegrind's counts per function, per simulated "
+			 "run: a model, exact, not this CPU's; no interval needed.</p>\n");
+	json_decref(all);
+}
+
+void html_profile(const struct html_ctx *c, struct strbuf *out)
+{
+	if (c->r->nvariants < 2) {
+		time_goes(c->r, out);
+		return;
+	}
+	for (size_t i = 0; i < c->at.n; i++)
+		difference(c->r, &c->at.a[i], out);
+	if (c->at.n)
+		strbuf_adds(out, "<p class=\"legend\">Self time per run, from samples; each "
+				 "variant's run paired with the baseline's of the same block; "
+				 "* = Holm-adjusted p &lt; 0.05 across the functions shown.</p>\n");
+	simulated(c->r, out);
+}

@@ -1,0 +1,197 @@
+# pmustat report --html, as a browser reads it: real campaigns (compare and
+# stat with --profile, an exact-count compare, the demo) rendered to pages
+# that headless Chromium parses; the DOM it builds must hold the plots (svg
+# elements by class and id), axis titles with their units, tick labels in
+# human units, the verdict words with the class of their verdict, the
+# profiled functions (work_a, work_b of tests/tools/twofunc.c) in tables
+# and flame graphs, and no element made from a name in a result. A
+# screenshot of each page is left in $BUILD/html/ for a person to look at.
+. "$TESTLIB"
+T=$BUILD/twofunc
+SHOTS=$BUILD/html
+
+if ! command -v chromium >/dev/null 2>&1; then
+	sh "$SRCROOT/scripts/install-deps.sh" chromium >&2
+fi
+if ! command -v chromium >/dev/null 2>&1; then
+	echo "SKIP: t-html.sh needs Debian's chromium, which could not be installed" \
+		"(as root: sh scripts/install-deps.sh chromium)"
+	exit 0
+fi
+mkdir -p "$SHOTS"
+
+# chromium ARGS... on a page, with a profile of its own in the scratch
+# directory; --no-sandbox because tests may run as root.
+browse() {
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+		--user-data-dir="$PWD/chromium-profile" "$@" 2>>chromium.log
+}
+# render PAGE SHOT: the DOM of PAGE on one line in PAGE.dom, a screenshot
+# in $SHOTS/SHOT.png
+render() {
+	browse --dump-dom "file://$PWD/$1" >"$1.raw" || { cat chromium.log; fail "chromium could not load $1"; }
+	tr '\n' ' ' <"$1.raw" >"$1.dom"
+	[ -s "$1.dom" ] || fail "empty DOM for $1"
+	browse --screenshot="$SHOTS/$2.png" --window-size=1200,4200 "file://$PWD/$1" >/dev/null ||
+		fail "no screenshot of $1"
+	[ "$(head -c 4 "$SHOTS/$2.png" | od -An -c | tr -d ' ')" = "211PNG" ] || fail "$2.png is not a PNG"
+}
+# dom_has PAGE REGEX (extended)
+dom_has() { grep -qE -- "$2" "$1.dom" || fail "$1: no match for '$2' in the DOM"; }
+dom_lacks() { ! grep -qE -- "$2" "$1.dom" || fail "$1: '$2' unexpectedly in the DOM"; }
+count() { grep -oE -- "$2" "$1" | wc -l; }
+# Every element the page writes is one the browser builds: none was lost
+# to markup in a name, none made from one.
+same_elements() {
+	for e in '<svg' '<table' '<section' '<g class="frame"' '<circle'; do
+		expect_eq "$(count "$1.dom" "$e")" "$(count "$1" "$e")" "$1: $e elements in the DOM"
+	done
+}
+# Each verdict cell's word belongs with its row's class (which words a
+# campaign on a shared machine gets is not asserted; what they look like is).
+verdicts_styled() {
+	sed 's#</tr>#</tr>\n#g' "$1.dom" | grep -oE '<tr class="v-[a-z-]+">.*<td class="verdict">[^<]*</td>' |
+		sed 's#^<tr class="\(v-[a-z-]*\)">.*<td class="verdict">\([^<]*\)</td>$#\1:\2#' >verdicts.txt
+	[ -s verdicts.txt ] || fail "$1: no verdict cells"
+	while read -r cell; do
+		case "$cell" in
+		v-up:SLOWER* | v-up:HIGHER* | v-down:FASTER* | v-down:LOWER*) ;;
+		v-up-unsized:SLOWER* | v-up-unsized:HIGHER* | v-down-unsized:FASTER*) ;;
+		v-down-unsized:LOWER* | v-equivalent:EQUIVALENT* | v-inconclusive:INCONCLUSIVE*) ;;
+		v-outside:\[* | v-none:*) ;;
+		*) fail "$1: verdict and style disagree: $cell" ;;
+		esac
+	done <verdicts.txt
+}
+
+# --- compare --profile: twofunc's work_b triples (CPU time in one function:
+# beyond any load's reach, see t-profile.sh) ---
+run_pm 0 compare --profile --blocks 6 --seed 11 -o p.json -n one -- "$T" 5 5 -n three -- "$T" 5 15
+run_pm 0 report -q p.json --html p.html
+render p.html compare
+same_elements p.html
+dom_has p.html '<svg class="plot forest" id="forest"'
+dom_has p.html '<svg class="plot dist" id="dist-0"'
+dom_has p.html '<svg class="plot runorder" id="runs-0"'
+dom_has p.html '<svg class="flame diff" id="flame-1"'
+# axis titles name the metric and its unit; ticks are in human units
+dom_has p.html 'class="axis-label"[^>]*>wall-time \((ns|us|ms|s)\)</text>'
+dom_has p.html 'class="axis-label"[^>]*>task-clock \((ns|us|ms|s)\)</text>'
+dom_has p.html 'class="axis-label"[^>]*>max-rss \((KiB|MiB|GiB)\)</text>'
+dom_has p.html 'class="axis-label"[^>]*>run, in execution order'
+dom_has p.html 'class="axis-label"[^>]*>ratio variant / one \(log scale'
+dom_has p.html 'class="tick"[^>]*>[0-9.]+ (us|ms|s)</text>'
+dom_lacks p.html 'class="tick"[^>]*>[0-9]{7,}'
+# the verdicts, each styled as what it says; the headline names one
+dom_has p.html '<td class="verdict">(SLOWER|FASTER|EQUIVALENT|INCONCLUSIVE)'
+dom_has p.html '<p class="headline v-[a-z-]+">wall-time: <b>three</b> is <span class="verdict">'
+verdicts_styled p.html
+# where the difference is: the functions, their times in human units
+dom_has p.html '<td class="fn">work_b \*</td>'
+dom_has p.html '<td class="fn">work_a( \*)?</td>'
+dom_has p.html '<td class="num">\+[0-9.]+ ms</td>'
+# call chains (--call-graph dwarf, the default): the real stacks, main under
+# the entry and work_b above it
+dom_has p.html '<title>work_b'
+dom_has p.html '<text x="[0-9.]+" y="[0-9.]+">work_b</text>'
+dom_has p.html '<title>main '
+dom_lacks p.html 'flame-flat'
+# without call chains: a one-level graph that says so
+run_pm 0 compare --profile --call-graph none --blocks 3 --seed 11 -o p0.json -n one -- "$T" 2 2 -n three -- "$T" 2 6
+run_pm 0 report -q p0.json --html p0.html
+render p0.html compare-flat
+dom_has p0.html '<title>work_b'
+dom_has p0.html 'class="note flame-flat"'
+dom_has p0.html 'Call chains were not recorded'
+dom_has p.html '<section id="host">'
+dom_has p.html 'profile: every run sampled on'
+
+# --- a result with made-up call stacks (FIXTURE: the profile records real
+# ones, checked above; this one has a known shape): the real self times of
+# work_a and work_b of the run without chains laid on made-up call paths
+# (work_b called from two places), plus 600 stacks of 1 ns each. ---
+"$BUILD/stackfix" p0.json ps.json 'stack:main;run_a;work_a=self:work_a' \
+	'stack:main;run_b;work_b=self:work_b*0.75' 'stack:main;work_b=self:work_b*0.25' \
+	'stack:main=self:[kernel]' --tiny 600 || fail "stackfix"
+run_pm 0 report -q ps.json --html ps.html
+render ps.html flame-stacks
+same_elements ps.html
+dom_lacks ps.html 'flame-flat'
+for f in main run_a run_b work_a work_b; do
+	dom_has ps.html "<title>$f "
+done
+expect_eq "$(count ps.html.dom '<title>work_b ')" 2 "work_b on its two paths"
+# the largest change of own time (work_b under run_b) is saturated red
+dom_has ps.html '<title>work_b [^<]*</title><rect [^>]*fill="#ff2828"'
+dom_has ps.html '600 frames narrower than 0.1% of the time are folded'
+
+# --- stat --profile: where the time goes, a plain flame graph ---
+run_pm 0 stat --profile -r 3 -o s.json -- "$T" 2 4
+run_pm 0 report -q s.json --html s.html
+render s.html stat
+same_elements s.html
+dom_has s.html '<table class="stat">'
+dom_has s.html '<h3>Where the time goes</h3>'
+dom_has s.html '<td class="fn">work_b</td>'
+dom_has s.html '<svg class="flame" id="flame-0"'
+dom_has s.html '<svg class="plot dist" id="dist-0"'
+dom_lacks s.html 'id="forest"'
+
+# --- exact counts: twice the allocations is HIGHER whatever the load ---
+run_pm 0 compare --seed 13 -m allocs --primary allocs -o ex.json -- "$BUILD/allocn" 1000 -- "$BUILD/allocn" 2000
+run_pm 0 report -q ex.json --html ex.html
+render ex.html exact
+dom_has ex.html '<tr class="v-up"><td>allocs</td>'
+dom_has ex.html '<td class="verdict">HIGHER</td>'
+dom_has ex.html 'class="axis-label"[^>]*>allocs \(calls\)</text>'
+dom_has ex.html '<path class="point exact"'
+verdicts_styled ex.html
+
+# --- simulated counts per function (cachegrind: exact, a model) ---
+if command -v valgrind >/dev/null; then
+	run_pm 0 compare --profile --backend sim --sim-runs 2 -m instructions --blocks 3 -o sf.json \
+		-n one -- "$T" 1 1 -n three -- "$T" 1 3
+	run_pm 0 report -q sf.json --html sf.html
+	render sf.html simulated
+	dom_has sf.html '<h3>Where the simulated difference is: three vs one</h3>'
+	dom_has sf.html '<tr><td class="fn">work_b</td><td class="num">\+[0-9,]+ <span class="pct">\(\+200\.0%\)'
+	# work_a runs the same code in both: no change at all
+	dom_has sf.html '<tr><td class="fn">work_a</td><td class="num">0 <span class="pct">\(\+0\.0%\)'
+fi
+
+# --- the demo's reading ---
+run_pm 0 demo --labels 1 --sha-blocks 1 --blocks 3 --seed 5 --no-sim --variants vec,pool-inplace -o d.json
+run_pm 0 report -q d.json --html d.html
+render d.html demo
+dom_has d.html '<section id="reading">'
+dom_has d.html '<li class="variant">pool-inplace: '
+dom_has d.html '<li class="where">-&gt; '
+
+# --- names, commands and notes with markup and control characters ---
+esc='\u001b'
+cat >h.json <<JSON
+{"schema":"pmustat.result/1","command":"compare","stop_reason":"stop <b>$esc[5m",
+ "variants":[{"name":"<img src=x>","argv":["a&b"]},{"name":"v<i>2$esc[2J","argv":["<script>x</script>"]}],
+ "metrics":[{"name":"m<u>1","unit":"ns","backend":"clock","available":true}],
+ "runs":[{"variant":0,"block":0,"values":{"m<u>1":{"value":1000000}}},
+         {"variant":1,"block":0,"values":{"m<u>1":{"value":2000000}}},
+         {"variant":0,"block":1,"values":{"m<u>1":{"value":1100000}}},
+         {"variant":1,"block":1,"values":{"m<u>1":{"value":2100000}}}],
+ "notes":[{"level":"warning","metric":"x","text":"t<em>$esc[9m","hint":"h & <s>"}]}
+JSON
+run_pm 0 report -q h.json --html h.html
+render h.html hostile
+same_elements h.html
+for tag in '<img' '<i>' '<u>' '<em>' '<s>' '<script'; do
+	dom_lacks h.html "$tag"
+done
+printf '\033' >esc.bin
+! grep -qF "$(cat esc.bin)" h.html || fail "raw ESC in the page"
+dom_has h.html '&lt;img src=x&gt;'
+dom_has h.html 'stop &lt;b&gt;\\x1b\[5m'
+dom_has h.html 'v&lt;i&gt;2\\x1b\[2J'
+dom_has h.html 't&lt;em&gt;\\x1b\[9m'
+dom_has h.html 'hint: h &amp; &lt;s&gt;'
+dom_has h.html '&lt;script&gt;x&lt;/script&gt;'
+dom_has h.html 'class="axis-label"[^>]*>m&lt;u&gt;1 \(ms\)</text>'
+echo "screenshots in $SHOTS"
