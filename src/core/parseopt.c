@@ -31,6 +31,26 @@ static int opt_bounds_ok(const struct option *o, double v)
 	return v >= o->min && v <= o->max;
 }
 
+/* A bound as a person writes it: 1000000, not 1e+06. */
+static const char *bound_text(double v, char buf[32])
+{
+	if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, 32, "%.0f", v);
+	else
+		snprintf(buf, 32, "%g", v);
+	return buf;
+}
+
+static int opt_range_hint(const struct option *o, struct error *err)
+{
+	char lo[32], hi[32];
+
+	if (o->min != 0 || o->max != 0)
+		error_hint(err, "use a value from %s to %s", bound_text(o->min, lo),
+			   bound_text(o->max, hi));
+	return -1;
+}
+
 static int opt_bad_value(const struct option *o, const char *arg, const char *what,
 			 struct error *err)
 {
@@ -38,9 +58,17 @@ static int opt_bad_value(const struct option *o, const char *arg, const char *wh
 
 	error_set(err, ERR_USAGE, "option '%s' expects %s, not '%s'",
 		  opt_label(o, lab), what, arg);
-	if (o->min != 0 || o->max != 0)
-		error_hint(err, "use a value from %g to %g", o->min, o->max);
-	return -1;
+	return opt_range_hint(o, err);
+}
+
+/* A well-formed number outside the option's bounds: the words say so,
+ * rather than claiming that '200' is not a number. */
+static int opt_out_of_range(const struct option *o, const char *arg, struct error *err)
+{
+	char lab[64];
+
+	error_set(err, ERR_USAGE, "option '%s': '%s' is out of range", opt_label(o, lab), arg);
+	return opt_range_hint(o, err);
 }
 
 static int opt_set_uint(const struct option *o, const char *arg, struct error *err)
@@ -53,8 +81,13 @@ static int opt_set_uint(const struct option *o, const char *arg, struct error *e
 	if (!*arg || *arg == '-' || *arg == '+')
 		return opt_bad_value(o, arg, what, err);
 	v = strtoull(arg, &end, 10);
-	if (errno || *end || v > 0xffffffffu || !opt_bounds_ok(o, (double)v))
+	if (*end || (errno && errno != ERANGE))
 		return opt_bad_value(o, arg, what, err);
+	/* 0 where a positive integer is due is the wrong kind of number. */
+	if (v == 0 && o->min >= 1)
+		return opt_bad_value(o, arg, what, err);
+	if (errno || v > 0xffffffffu || !opt_bounds_ok(o, (double)v))
+		return opt_out_of_range(o, arg, err);
 	*(unsigned *)o->value = (unsigned)v;
 	return 0;
 }
@@ -66,8 +99,10 @@ static int opt_set_double(const struct option *o, const char *arg, struct error 
 
 	errno = 0;
 	v = strtod(arg, &end);
-	if (!*arg || errno || *end || !isfinite(v) || !opt_bounds_ok(o, v))
+	if (!*arg || *end || (errno && errno != ERANGE) || isnan(v))
 		return opt_bad_value(o, arg, "a number", err);
+	if (errno || !isfinite(v) || !opt_bounds_ok(o, v))
+		return opt_out_of_range(o, arg, err);
 	*(double *)o->value = v;
 	return 0;
 }

@@ -113,6 +113,26 @@ static int is_prefix_ci(const char *word, const char *cand)
 	return n >= 3 && strlen(cand) > n && strncasecmp(word, cand, n) == 0;
 }
 
+/*
+ * Is cand word with one letter replaced (same length, distance 1, and not
+ * two adjacent letters swapped)? In a word of three letters that is a
+ * different word more often than a typo: '--pid' is perf's habit, and
+ * offering '--pin' would pin the workload instead of attaching to a pid.
+ */
+static int one_letter_replaced(const char *word, const char *cand)
+{
+	size_t n = strlen(word), i = 0;
+
+	if (strlen(cand) != n)
+		return 0;
+	while (i < n && same_letter(word[i], cand[i]))
+		i++;
+	if (i + 1 < n && same_letter(word[i], cand[i + 1]) &&
+	    same_letter(word[i + 1], cand[i]) && !strcasecmp(word + i + 2, cand + i + 2))
+		return 0;	/* a swap */
+	return i < n;
+}
+
 /* Score of one candidate, or (size_t)-1 when it is not worth offering. */
 static size_t score(const char *word, const char *cand, size_t limit)
 {
@@ -121,6 +141,8 @@ static size_t score(const char *word, const char *cand, size_t limit)
 	if (is_prefix_ci(word, cand))
 		return 1;
 	d = suggest_distance_max(word, cand, limit);
+	if (d == 1 && strlen(word) < 4 && one_letter_replaced(word, cand))
+		return (size_t)-1;
 	return d <= limit ? d : (size_t)-1;
 }
 

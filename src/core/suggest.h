@@ -40,6 +40,9 @@ size_t suggest_threshold(size_t len);
  * skipped; an exact match (distance 0) is offered too, since the caller
  * only asks when the exact spelling failed (e.g. a different case).
  */
+/* A word of fewer than 4 letters is never offered a name that differs from
+ * it by one replaced letter ('pid' is not a typo of 'pin'); a missing,
+ * extra or swapped letter still is. */
 size_t suggest_pick(const char *word, const char *const *cands, size_t ncands,
 		    size_t *out, size_t max);
 
