@@ -182,6 +182,30 @@ static int opt_unknown_long(const char *name, size_t len, const struct option *o
 	return -1;
 }
 
+/* An option of several words: the next nargs arguments, joined. */
+static int opt_apply_words(const struct option *o, int argc, const char **argv, int *i,
+			   const char *eq, struct error *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char lab[64];
+	int rc;
+
+	if (eq || *i + (int)o->nargs >= argc) {
+		error_set(err, ERR_USAGE, "option '%s' takes %u values: %s %s", opt_label(o, lab),
+			  o->nargs, lab, o->argh);
+		return error_hint(err, "write them after the option as %u separate words",
+				  o->nargs);
+	}
+	for (unsigned k = 0; k < o->nargs; k++) {
+		if (k)
+			strbuf_addch(&sb, PARSE_OPT_SEP);
+		strbuf_adds(&sb, argv[++*i]);
+	}
+	rc = opt_apply(o, sb.buf, err);
+	strbuf_release(&sb);
+	return rc;
+}
+
 static int parse_long(int argc, const char **argv, int *i, const struct option *opts,
 		      struct error *err)
 {
@@ -200,6 +224,8 @@ static int parse_long(int argc, const char **argv, int *i, const struct option *
 						 opt_label(o, lab));
 			return opt_apply(o, NULL, err);
 		}
+		if (o->nargs > 1)
+			return opt_apply_words(o, argc, argv, i, eq, err);
 		if (eq)
 			return opt_apply(o, eq + 1, err);
 		if (*i + 1 >= argc)

@@ -1,0 +1,476 @@
+/*
+ * Commands, shells, parameters and hooks into variants (see variants.h).
+ * Everything built here is owned by the variant_args and freed with it.
+ * Parameter values are strings, put in wherever "{NAME}" stands (command
+ * words, the -n name, the hook commands); a scan's values are formatted
+ * with no more decimals than its bounds and step were written with, so
+ * --parameter-scan t 0 1 --parameter-step-size 0.25 gives 0.00 ... 1.00,
+ * never 0.7500000001.
+ */
+#include "cli/variants.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/parseopt.h"
+#include "core/strbuf.h"
+#include "core/words.h"
+
+static void *own(struct variant_args *va, void *p)
+{
+	va->owned = xrealloc(va->owned, (va->nowned + 1) * sizeof(void *));
+	va->owned[va->nowned++] = p;
+	return p;
+}
+
+void variant_args_init(struct variant_args *va)
+{
+	memset(va, 0, sizeof(*va));
+	va->step = 1;
+	for (int k = 0; k < HOOK_KINDS; k++)
+		va->rows[k] = (struct hook_row){ va, (enum hook_kind)k };
+}
+
+void variant_args_release(struct variant_args *va)
+{
+	for (size_t i = va->nowned; i-- > 0;)
+		free(va->owned[i]);
+	free(va->owned);
+	for (int k = 0; k < HOOK_KINDS; k++)
+		free(va->hook_str[k]);
+	for (size_t i = 0; i < va->nparams; i++)
+		free(va->params[i].values);
+	va->owned = NULL;
+	va->nowned = 0;
+}
+
+/* ---- options ---- */
+
+int variant_opt_shell(const struct option *opt, const char *arg, struct error *err)
+{
+	struct variant_args *va = opt->cb_data;
+
+	if (!*arg)
+		return error_set(err, ERR_USAGE, "empty shell given to --shell");
+	va->shell = strcmp(arg, "none") ? arg : NULL;
+	return 0;
+}
+
+int variant_opt_hook(const struct option *opt, const char *arg, struct error *err)
+{
+	const struct hook_row *row = opt->cb_data;
+	struct variant_args *va = row->va;
+	size_t *n = &va->nhook[row->kind];
+
+	if (!*arg)
+		return error_set(err, ERR_USAGE, "empty command given to --%s", opt->long_name);
+	va->hook_str[row->kind] = xrealloc(va->hook_str[row->kind], (*n + 1) * sizeof(char *));
+	va->hook_str[row->kind][(*n)++] = arg;
+	return 0;
+}
+
+static int check_param_name(struct variant_args *va, const char *name, const char *opt,
+			    struct error *err)
+{
+	if (!*name || strpbrk(name, "{}, \t")) {
+		error_set(err, ERR_USAGE, "%s: '%s' is not a parameter name", opt, name);
+		return error_hint(err, "use a plain word, e.g. %s cap ... and {cap} in the command",
+				  opt);
+	}
+	for (size_t i = 0; i < va->nparams; i++)
+		if (!strcmp(va->params[i].name, name)) {
+			error_set(err, ERR_USAGE, "parameter '%s' is given twice", name);
+			return error_hint(err, "give each parameter once");
+		}
+	if (va->nparams == VARIANT_MAX_PARAMS)
+		return error_set(err, ERR_USAGE, "too many parameters (at most %d)",
+				 VARIANT_MAX_PARAMS);
+	return 0;
+}
+
+static struct variant_param *new_param(struct variant_args *va, const char *name)
+{
+	struct variant_param *p = &va->params[va->nparams++];
+
+	p->name = own(va, xstrdup(name));
+	return p;
+}
+
+static void param_push(struct variant_args *va, struct variant_param *p, char *value)
+{
+	p->values = xrealloc(p->values, (p->n + 1) * sizeof(char *));
+	p->values[p->n++] = own(va, value);
+}
+
+int variant_opt_list(const struct option *opt, const char *arg, struct error *err)
+{
+	struct variant_args *va = opt->cb_data;
+	const char *sep = strchr(arg, PARSE_OPT_SEP);
+	char *name = xstrndup(arg, (size_t)(sep - arg));
+	struct variant_param *p;
+	const char *v = sep + 1;
+	int rc = check_param_name(va, name, "--parameter-list", err);
+
+	if (rc) {
+		free(name);
+		return -1;
+	}
+	p = new_param(va, name);
+	free(name);
+	for (;;) {
+		const char *end = strchr(v, ',');
+		size_t len = end ? (size_t)(end - v) : strlen(v);
+
+		if (!len) {
+			error_set(err, ERR_USAGE, "--parameter-list %s: empty value in '%s'",
+				  p->name, sep + 1);
+			return error_hint(err, "separate the values with single commas: "
+					       "--parameter-list %s 1,2,4", p->name);
+		}
+		param_push(va, p, xstrndup(v, len));
+		if (!end)
+			break;
+		v = end + 1;
+	}
+	return 0;
+}
+
+int variant_opt_scan(const struct option *opt, const char *arg, struct error *err)
+{
+	struct variant_args *va = opt->cb_data;
+
+	if (va->scan)
+		return error_set(err, ERR_USAGE, "--parameter-scan is given twice"),
+		       error_hint(err, "scan one parameter; add others with --parameter-list");
+	va->scan = own(va, xstrdup(arg));	/* the parser's joined words are its own */
+	return 0;
+}
+
+/* ---- the scan's values ---- */
+
+/* Decimals a number was written with ("0.25" -> 2). */
+static int decimals(const char *s)
+{
+	const char *dot = strchr(s, '.');
+	size_t n = 0;
+
+	if (!dot)
+		return 0;
+	while (dot[1 + n] >= '0' && dot[1 + n] <= '9')
+		n++;
+	return (int)n;
+}
+
+static int scan_number(const char *w, const char *what, double *v, struct error *err)
+{
+	char *end;
+
+	*v = strtod(w, &end);
+	if (!*w || *end || !isfinite(*v)) {
+		error_set(err, ERR_USAGE, "--parameter-scan: %s '%s' is not a number", what, w);
+		return error_hint(err, "e.g. --parameter-scan threads 1 8");
+	}
+	return 0;
+}
+
+static int expand_scan(struct variant_args *va, struct error *err)
+{
+	char *words = xstrdup(va->scan), *w[3], *p = words;
+	double lo, hi;
+	int dec, rc = -1;
+	struct variant_param *par;
+	char stepbuf[64];
+
+	for (int i = 0; i < 3; i++) {
+		w[i] = p;
+		p = strchr(p, PARSE_OPT_SEP);
+		if (p)
+			*p++ = '\0';
+	}
+	if (check_param_name(va, w[0], "--parameter-scan", err) ||
+	    scan_number(w[1], "the start", &lo, err) || scan_number(w[2], "the end", &hi, err))
+		goto out;
+	if (!va->step_given && (lo != floor(lo) || hi != floor(hi))) {
+		error_set(err, ERR_USAGE, "--parameter-scan %s: '%s' and '%s' must be integers "
+			  "without --parameter-step-size", w[0], w[1], w[2]);
+		error_hint(err, "add --parameter-step-size D for decimal steps");
+		goto out;
+	}
+	if (hi < lo) {
+		error_set(err, ERR_USAGE, "--parameter-scan %s: the end %s is below the start %s",
+			  w[0], w[2], w[1]);
+		error_hint(err, "write the smaller value first: --parameter-scan %s %s %s", w[0],
+			   w[2], w[1]);
+		goto out;
+	}
+	/* A tiny tolerance, so 0 to 1 by 0.1 ends at 1, not at 0.9. */
+	if ((hi - lo) / va->step + 1 > RESULT_MAX_VARIANTS + 0.5) {
+		error_set(err, ERR_USAGE, "--parameter-scan %s %s %s makes more than %d variants",
+			  w[0], w[1], w[2], RESULT_MAX_VARIANTS);
+		error_hint(err, "raise --parameter-step-size or narrow the range");
+		goto out;
+	}
+	snprintf(stepbuf, sizeof(stepbuf), "%.15g", va->step);
+	dec = decimals(w[1]) > decimals(stepbuf) ? decimals(w[1]) : decimals(stepbuf);
+	par = new_param(va, w[0]);
+	for (size_t i = 0;; i++) {
+		double v = lo + (double)i * va->step;
+		char buf[64];
+
+		if (v > hi + va->step * 1e-9)
+			break;
+		snprintf(buf, sizeof(buf), "%.*f", dec, v);
+		param_push(va, par, xstrdup(buf));
+	}
+	rc = 0;
+out:
+	free(words);
+	return rc;
+}
+
+/* ---- expansion ---- */
+
+static int mentions(const char *s, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = s ? strchr(s, '{') : NULL; p; p = strchr(p + 1, '{'))
+		if (!strncmp(p + 1, name, n) && p[1 + n] == '}')
+			return 1;
+	return 0;
+}
+
+/* s with every {NAME} of the parameters in use replaced by its value. */
+static char *fill(struct variant_args *va, const char *s, const size_t *used, size_t nused,
+		  const size_t *pick)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	while (*s) {
+		size_t k;
+
+		for (k = 0; k < nused; k++) {
+			const struct variant_param *p = &va->params[used[k]];
+			size_t n = strlen(p->name);
+
+			if (s[0] == '{' && !strncmp(s + 1, p->name, n) && s[1 + n] == '}') {
+				strbuf_adds(&sb, p->values[pick[k]]);
+				s += n + 2;
+				break;
+			}
+		}
+		if (k == nused)
+			strbuf_addch(&sb, *s++);
+	}
+	return own(va, strbuf_detach(&sb));
+}
+
+/* The hook string of kind k for segment s, or NULL. */
+static const char *hook_of(const struct variant_args *va, int k, size_t s)
+{
+	if (!va->nhook[k])
+		return NULL;
+	return va->nhook[k] == 1 ? va->hook_str[k][0] : va->hook_str[k][s];
+}
+
+static int segment_mentions(const struct variant_args *va, size_t s, const char *name)
+{
+	const struct variant_segment *seg = &va->seg[s];
+
+	if (mentions(seg->name, name))
+		return 1;
+	for (size_t w = 0; w < seg->nwords; w++)
+		if (mentions(seg->words[w], name))
+			return 1;
+	for (int k = 0; k < HOOK_KINDS; k++)
+		if (mentions(hook_of(va, k, s), name))
+			return 1;
+	return 0;
+}
+
+static char **shell_argv(struct variant_args *va, const char *cmd)
+{
+	char **argv = own(va, xcalloc(4, sizeof(char *)));
+
+	argv[0] = (char *)va->shell;
+	argv[1] = "-c";
+	argv[2] = (char *)cmd;
+	return argv;
+}
+
+/* A hook's argv: through the shell, or split into words. */
+static char **hook_argv(struct variant_args *va, const char *cmd, struct error *err)
+{
+	char **w;
+
+	if (va->shell)
+		return shell_argv(va, cmd);
+	w = words_split(cmd, err);
+	if (!w)
+		return NULL;
+	for (char **p = w; *p; p++)
+		own(va, *p);
+	return own(va, w);
+}
+
+/* The command of segment s for one pick of its parameters' values. */
+static char **command_argv(struct variant_args *va, size_t s, const size_t *used, size_t nused,
+			   const size_t *pick)
+{
+	const struct variant_segment *seg = &va->seg[s];
+	char **argv;
+
+	if (va->shell) {
+		struct strbuf sb = STRBUF_INIT;
+
+		for (size_t w = 0; w < seg->nwords; w++)
+			strbuf_addf(&sb, "%s%s", w ? " " : "", seg->words[w]);
+		argv = shell_argv(va, fill(va, sb.buf, used, nused, pick));
+		strbuf_release(&sb);
+		return argv;
+	}
+	argv = own(va, xcalloc(seg->nwords + 1, sizeof(char *)));
+	for (size_t w = 0; w < seg->nwords; w++)
+		argv[w] = fill(va, seg->words[w], used, nused, pick);
+	return argv;
+}
+
+static const char *variant_name(struct variant_args *va, size_t s, const size_t *used,
+				size_t nused, const size_t *pick)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (va->seg[s].name)
+		return fill(va, va->seg[s].name, used, nused, pick);
+	if (!nused)
+		return NULL;
+	for (size_t k = 0; k < nused; k++)
+		strbuf_addf(&sb, "%s%s=%s", k ? "," : "", va->params[used[k]].name,
+			    va->params[used[k]].values[pick[k]]);
+	return own(va, strbuf_detach(&sb));
+}
+
+static int add_one(struct variant_args *va, size_t s, const size_t *used, size_t nused,
+		   const size_t *pick, struct error *err)
+{
+	size_t v = va->n;
+
+	if (v == RESULT_MAX_VARIANTS) {
+		error_set(err, ERR_USAGE, "the parameters make more than %d variants",
+			  RESULT_MAX_VARIANTS);
+		return error_hint(err, "sweep fewer values");
+	}
+	va->names[v] = variant_name(va, s, used, nused, pick);
+	va->argv[v] = command_argv(va, s, used, nused, pick);
+	for (int k = 0; k < HOOK_KINDS; k++) {
+		const char *h = hook_of(va, k, s);
+
+		if (h && !(va->hooks[k][v] = hook_argv(va, fill(va, h, used, nused, pick), err)))
+			return -1;
+	}
+	va->n++;
+	return 0;
+}
+
+/* Every combination of the values of the parameters segment s uses, the
+ * last parameter varying fastest. */
+static int expand_segment(struct variant_args *va, size_t s, struct error *err)
+{
+	size_t used[VARIANT_MAX_PARAMS], pick[VARIANT_MAX_PARAMS] = { 0 }, nused = 0;
+
+	for (size_t p = 0; p < va->nparams; p++)
+		if (segment_mentions(va, s, va->params[p].name))
+			used[nused++] = p;
+	if (nused && va->seg[s].name && !strchr(va->seg[s].name, '{')) {
+		error_set(err, ERR_USAGE, "-n '%s' would name every value of {%s} alike",
+			  va->seg[s].name, va->params[used[0]].name);
+		return error_hint(err, "put the parameter in the name, e.g. -n '%s-{%s}'",
+				  va->seg[s].name, va->params[used[0]].name);
+	}
+	for (;;) {
+		size_t k = nused;
+
+		if (add_one(va, s, used, nused, pick, err))
+			return -1;
+		while (k-- > 0) {
+			if (++pick[k] < va->params[used[k]].n)
+				break;
+			pick[k] = 0;
+		}
+		if (k == (size_t)-1)
+			return 0;
+	}
+}
+
+/* Without a shell, a command string is one program name: blanks in it
+ * mean the user expected a shell (hyperfine's default). */
+static int check_strings(const struct variant_args *va, struct error *err)
+{
+	for (size_t s = 0; s < va->nseg && !va->shell; s++)
+		if (va->seg[s].is_string && words_has_blank(va->seg[s].words[0])) {
+			error_set(err, ERR_USAGE, "'%s' is a command line, and pmustat runs "
+				  "commands without a shell", va->seg[s].words[0]);
+			return error_hint(err, "add --shell sh to run it through sh (its start-up "
+					       "is then measured too), or give its words after "
+					       "'--': -- %s", va->seg[s].words[0]);
+		}
+	return 0;
+}
+
+static int check_hooks(const struct variant_args *va, struct error *err)
+{
+	static const char *const names[HOOK_KINDS] = { "setup", "prepare", "conclude",
+						       "cleanup" };
+
+	for (int k = 0; k < HOOK_KINDS; k++)
+		if (va->nhook[k] > 1 && va->nhook[k] != va->nseg) {
+			error_set(err, ERR_USAGE, "--%s is given %zu times for %zu commands",
+				  names[k], va->nhook[k], va->nseg);
+			return error_hint(err, "give it once (for every command) or once per "
+					       "command, in their order");
+		}
+	return 0;
+}
+
+int variant_add(struct variant_args *va, const char *name, const char *const *words,
+		size_t nwords, int is_string, struct error *err)
+{
+	if (va->nseg == RESULT_MAX_VARIANTS)
+		return error_set(err, ERR_USAGE, "too many variants (at most %d)",
+				 RESULT_MAX_VARIANTS);
+	va->seg[va->nseg++] = (struct variant_segment){ name, words, nwords, is_string };
+	return 0;
+}
+
+int variants_build(struct variant_args *va, struct error *err)
+{
+	if (va->scan && expand_scan(va, err))
+		return -1;
+	if (check_strings(va, err) || check_hooks(va, err))
+		return -1;
+	for (size_t p = 0; p < va->nparams; p++) {
+		size_t s = 0;
+
+		while (s < va->nseg && !segment_mentions(va, s, va->params[p].name))
+			s++;
+		if (s == va->nseg) {
+			error_set(err, ERR_USAGE, "no command uses the parameter {%s}",
+				  va->params[p].name);
+			return error_hint(err, "write {%s} where its value goes, e.g. -- ./prog "
+					       "--size {%s}", va->params[p].name, va->params[p].name);
+		}
+	}
+	for (size_t s = 0; s < va->nseg; s++)
+		if (expand_segment(va, s, err))
+			return -1;
+	return 0;
+}
+
+void variants_apply(struct variant_args *va, struct campaign_opts *o)
+{
+	for (int k = 0; k < HOOK_KINDS; k++)
+		o->hooks[k] = va->nhook[k] ? va->hooks[k] : NULL;
+	o->shell = va->shell;
+}
