@@ -157,7 +157,7 @@ static int unknown_command(const char *name)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		names[i] = commands[i].name;
 	fprintf(stderr, "error: unknown command '%s'\n", name);
-	best = suggest_best(name, names, NCOMMANDS);
+	best = suggest_option(name, names, NCOMMANDS);
 	if (best)
 		fprintf(stderr, "hint: did you mean 'pmustat %s'?\n", best);
 	else

@@ -173,7 +173,7 @@ static int opt_unknown_long(const char *name, size_t len, const struct option *o
 		if (o->long_name)
 			cands[n++] = o->long_name;
 	error_set(err, ERR_USAGE, "unknown option '--%s'", want);
-	best = suggest_best(want, cands, n);
+	best = suggest_option(want, cands, n);
 	if (best)
 		error_hint(err, "did you mean '--%s'? (see -h)", best);
 	else

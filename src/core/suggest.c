@@ -134,20 +134,20 @@ static int one_letter_replaced(const char *word, const char *cand)
 }
 
 /* Score of one candidate, or (size_t)-1 when it is not worth offering. */
-static size_t score(const char *word, const char *cand, size_t limit)
+static size_t score(const char *word, const char *cand, size_t limit, int strict)
 {
 	size_t d;
 
 	if (is_prefix_ci(word, cand))
 		return 1;
 	d = suggest_distance_max(word, cand, limit);
-	if (d == 1 && strlen(word) < 4 && one_letter_replaced(word, cand))
+	if (strict && d == 1 && strlen(word) < 4 && one_letter_replaced(word, cand))
 		return (size_t)-1;
 	return d <= limit ? d : (size_t)-1;
 }
 
-size_t suggest_pick(const char *word, const char *const *cands, size_t ncands,
-		    size_t *out, size_t max)
+static size_t pick(const char *word, const char *const *cands, size_t ncands, size_t *out,
+		   size_t max, int strict)
 {
 	size_t limit = suggest_threshold(strlen(word));
 	size_t best = (size_t)-1, n = 0, i;
@@ -159,7 +159,7 @@ size_t suggest_pick(const char *word, const char *const *cands, size_t ncands,
 
 		if (!cands[i])
 			continue;
-		s = score(word, cands[i], limit);
+		s = score(word, cands[i], limit, strict);
 		if (s == (size_t)-1 || s > best)
 			continue;
 		if (s < best) {
@@ -172,11 +172,24 @@ size_t suggest_pick(const char *word, const char *const *cands, size_t ncands,
 	return n;
 }
 
+size_t suggest_pick(const char *word, const char *const *cands, size_t ncands,
+		    size_t *out, size_t max)
+{
+	return pick(word, cands, ncands, out, max, 0);
+}
+
 const char *suggest_best(const char *word, const char *const *cands, size_t ncands)
 {
 	size_t i;
 
-	return suggest_pick(word, cands, ncands, &i, 1) ? cands[i] : NULL;
+	return pick(word, cands, ncands, &i, 1, 0) ? cands[i] : NULL;
+}
+
+const char *suggest_option(const char *word, const char *const *cands, size_t ncands)
+{
+	size_t i;
+
+	return pick(word, cands, ncands, &i, 1, 1) ? cands[i] : NULL;
 }
 
 void suggest_format(struct strbuf *sb, const char *const *names, size_t n)

@@ -40,9 +40,6 @@ size_t suggest_threshold(size_t len);
  * skipped; an exact match (distance 0) is offered too, since the caller
  * only asks when the exact spelling failed (e.g. a different case).
  */
-/* A word of fewer than 4 letters is never offered a name that differs from
- * it by one replaced letter ('pid' is not a typo of 'pin'); a missing,
- * extra or swapped letter still is. */
 size_t suggest_pick(const char *word, const char *const *cands, size_t ncands,
 		    size_t *out, size_t max);
 
@@ -51,6 +48,16 @@ size_t suggest_pick(const char *word, const char *const *cands, size_t ncands,
  * NULL when none is close enough. For callers that offer one name only.
  */
 const char *suggest_best(const char *word, const char *const *cands, size_t ncands);
+
+/*
+ * suggest_best for option and command names, which are short words that
+ * other tools use too: a word of fewer than 4 letters is never offered a
+ * name that differs from it by one replaced letter ('--pid', perf's habit,
+ * is not a typo of '--pin', which would pin the workload instead); a
+ * missing, extra or swapped letter still is a typo. Event names keep the
+ * looser rule ('tsx' is offered 'msr/tsc/').
+ */
+const char *suggest_option(const char *word, const char *const *cands, size_t ncands);
 
 /*
  * Append "did you mean 'a'?" or "did you mean 'a' or 'b'?" or

@@ -206,7 +206,10 @@ static void stat_variant(const struct result *r, const struct analysis *a, size_
 	for (size_t m = 0; m < r->nmetrics; m++)
 		if ((!r->metrics[m].hidden || o->verbose) && r->metrics[m].source != MSRC_PROFILE)
 			stat_row(&t, r, a, v, m);
-	texttable_render(&t, 2, out);
+	if (o->markdown)
+		texttable_render_markdown(&t, out);
+	else
+		texttable_render(&t, 2, out);
 	texttable_release(&t);
 }
 
