@@ -122,16 +122,19 @@ int campaign_hooks_check(struct campaign *c, struct error *err)
 				report_command_line(argv, &cmd);
 			path = execpath_resolve(argv[0], err);
 			if (!path) {
+				char msg[sizeof(err->msg)];
+
 				strbuf_release(&cmd);
+				memcpy(msg, err->msg, sizeof(msg));
 				return error_set(err, err->kind, "%s command: %s", hook_option[k],
-						 err->msg);
+						 msg);
 			}
 			free(path);
 		}
 		if (any)
 			result_add_note(&c->res, NOTE_NOTE, NULL, NULL,
-					"%s '%s' runs %s, outside the measurements", hook_option[k],
-					cmd.buf, when[k]);
+					"%s runs %s, outside the measurements: %s", hook_option[k],
+					when[k], cmd.buf);
 		strbuf_release(&cmd);
 	}
 	return 0;
