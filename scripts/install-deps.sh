@@ -6,7 +6,7 @@
 # and libFuzzer runtimes (only recommended by clang, so named here).
 set -u
 PKGS="gcc make pkg-config libpfm4-dev libjansson-dev libelf-dev libdw-dev libcmocka-dev valgrind
-	elfutils lld"
+	elfutils lld python3-jsonschema"
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-dev"
 missing=""
 for p in $PKGS; do
