@@ -308,7 +308,11 @@ char *parse_options_usage(const char *usage_line, const struct option *opts)
 			snprintf(lhs, sizeof(lhs), "-%c%s", o->short_name, arg);
 		else
 			snprintf(lhs, sizeof(lhs), "    --%s%s", o->long_name, arg);
-		strbuf_addf(&sb, "    %-26s %s\n", lhs, o->help);
+		/* A long left side gets the help on a line of its own, as in git. */
+		if (strlen(lhs) > 26)
+			strbuf_addf(&sb, "    %s\n    %-26s %s\n", lhs, "", o->help);
+		else
+			strbuf_addf(&sb, "    %-26s %s\n", lhs, o->help);
 	}
 	return strbuf_detach(&sb);
 }
