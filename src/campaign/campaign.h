@@ -136,7 +136,6 @@ struct campaign {
 	unsigned long long left_total;	/* processes they left */
 	struct execpaths xp;		/* equal-length links, if used */
 	char ***run_argv;		/* per variant: argv as exec'd */
-	int setup_done;			/* the setup hooks ran: cleanup is due */
 };
 
 /* Start the spawn server and read the host; -1 with err (e.g. a bad

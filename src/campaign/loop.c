@@ -351,7 +351,6 @@ int campaign_run(struct campaign *c, struct error *err)
 	/* --setup of every variant, before the budget's clock starts. */
 	if (campaign_hooks_all(c, HOOK_SETUP, err))
 		return -1;
-	c->setup_done = 1;
 	c->t0 = clock_now_ns();
 	l.sim_planned = c->sim_blocks;
 	l.total = (size_t)(native + c->sim_blocks) * c->res.nvariants;
