@@ -1,24 +1,18 @@
 /*
  * Commands, shells, parameters and hooks into variants (see variants.h).
  * Everything built here is owned by the variant_args and freed with it.
- * Parameter values are strings, put in wherever "{NAME}" stands (command
- * words, the -n name, the hook commands); a scan's values are formatted
- * with no more decimals than its bounds and step were written with, so
- * --parameter-scan t 0 1 --parameter-step-size 0.25 gives 0.00 ... 1.00,
- * never 0.7500000001.
+ * Parameter values (params.c) are strings, put in wherever "{NAME}"
+ * stands: the command words, the -n name, the hook commands.
  */
 #include "cli/variants.h"
 
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/parseopt.h"
 #include "core/strbuf.h"
 #include "core/words.h"
 
-static void *own(struct variant_args *va, void *p)
+void *variant_own(struct variant_args *va, void *p)
 {
 	va->owned = xrealloc(va->owned, (va->nowned + 1) * sizeof(void *));
 	va->owned[va->nowned++] = p;
@@ -71,165 +65,6 @@ int variant_opt_hook(const struct option *opt, const char *arg, struct error *er
 	return 0;
 }
 
-static int check_param_name(struct variant_args *va, const char *name, const char *opt,
-			    struct error *err)
-{
-	if (!*name || strpbrk(name, "{}, \t")) {
-		error_set(err, ERR_USAGE, "%s: '%s' is not a parameter name", opt, name);
-		return error_hint(err, "use a plain word, e.g. %s cap ... and {cap} in the command",
-				  opt);
-	}
-	for (size_t i = 0; i < va->nparams; i++)
-		if (!strcmp(va->params[i].name, name)) {
-			error_set(err, ERR_USAGE, "parameter '%s' is given twice", name);
-			return error_hint(err, "give each parameter once");
-		}
-	if (va->nparams == VARIANT_MAX_PARAMS)
-		return error_set(err, ERR_USAGE, "too many parameters (at most %d)",
-				 VARIANT_MAX_PARAMS);
-	return 0;
-}
-
-static struct variant_param *new_param(struct variant_args *va, const char *name)
-{
-	struct variant_param *p = &va->params[va->nparams++];
-
-	p->name = own(va, xstrdup(name));
-	return p;
-}
-
-static void param_push(struct variant_args *va, struct variant_param *p, char *value)
-{
-	p->values = xrealloc(p->values, (p->n + 1) * sizeof(char *));
-	p->values[p->n++] = own(va, value);
-}
-
-int variant_opt_list(const struct option *opt, const char *arg, struct error *err)
-{
-	struct variant_args *va = opt->cb_data;
-	const char *sep = strchr(arg, PARSE_OPT_SEP);
-	char *name = xstrndup(arg, (size_t)(sep - arg));
-	struct variant_param *p;
-	const char *v = sep + 1;
-	int rc = check_param_name(va, name, "--parameter-list", err);
-
-	if (rc) {
-		free(name);
-		return -1;
-	}
-	p = new_param(va, name);
-	free(name);
-	for (;;) {
-		const char *end = strchr(v, ',');
-		size_t len = end ? (size_t)(end - v) : strlen(v);
-
-		if (!len) {
-			error_set(err, ERR_USAGE, "--parameter-list %s: empty value in '%s'",
-				  p->name, sep + 1);
-			return error_hint(err, "separate the values with single commas: "
-					       "--parameter-list %s 1,2,4", p->name);
-		}
-		param_push(va, p, xstrndup(v, len));
-		if (!end)
-			break;
-		v = end + 1;
-	}
-	return 0;
-}
-
-int variant_opt_scan(const struct option *opt, const char *arg, struct error *err)
-{
-	struct variant_args *va = opt->cb_data;
-
-	if (va->scan)
-		return error_set(err, ERR_USAGE, "--parameter-scan is given twice"),
-		       error_hint(err, "scan one parameter; add others with --parameter-list");
-	va->scan = own(va, xstrdup(arg));	/* the parser's joined words are its own */
-	return 0;
-}
-
-/* ---- the scan's values ---- */
-
-/* Decimals a number was written with ("0.25" -> 2). */
-static int decimals(const char *s)
-{
-	const char *dot = strchr(s, '.');
-	size_t n = 0;
-
-	if (!dot)
-		return 0;
-	while (dot[1 + n] >= '0' && dot[1 + n] <= '9')
-		n++;
-	return (int)n;
-}
-
-static int scan_number(const char *w, const char *what, double *v, struct error *err)
-{
-	char *end;
-
-	*v = strtod(w, &end);
-	if (!*w || *end || !isfinite(*v)) {
-		error_set(err, ERR_USAGE, "--parameter-scan: %s '%s' is not a number", what, w);
-		return error_hint(err, "e.g. --parameter-scan threads 1 8");
-	}
-	return 0;
-}
-
-static int expand_scan(struct variant_args *va, struct error *err)
-{
-	char *words = xstrdup(va->scan), *w[3], *p = words;
-	double lo, hi;
-	int dec, rc = -1;
-	struct variant_param *par;
-	char stepbuf[64];
-
-	for (int i = 0; i < 3; i++) {
-		w[i] = p;
-		p = strchr(p, PARSE_OPT_SEP);
-		if (p)
-			*p++ = '\0';
-	}
-	if (check_param_name(va, w[0], "--parameter-scan", err) ||
-	    scan_number(w[1], "the start", &lo, err) || scan_number(w[2], "the end", &hi, err))
-		goto out;
-	if (!va->step_given && (lo != floor(lo) || hi != floor(hi))) {
-		error_set(err, ERR_USAGE, "--parameter-scan %s: '%s' and '%s' must be integers "
-			  "without --parameter-step-size", w[0], w[1], w[2]);
-		error_hint(err, "add --parameter-step-size D for decimal steps");
-		goto out;
-	}
-	if (hi < lo) {
-		error_set(err, ERR_USAGE, "--parameter-scan %s: the end %s is below the start %s",
-			  w[0], w[2], w[1]);
-		error_hint(err, "write the smaller value first: --parameter-scan %s %s %s", w[0],
-			   w[2], w[1]);
-		goto out;
-	}
-	/* A tiny tolerance, so 0 to 1 by 0.1 ends at 1, not at 0.9. */
-	if ((hi - lo) / va->step + 1 > RESULT_MAX_VARIANTS + 0.5) {
-		error_set(err, ERR_USAGE, "--parameter-scan %s %s %s makes more than %d variants",
-			  w[0], w[1], w[2], RESULT_MAX_VARIANTS);
-		error_hint(err, "raise --parameter-step-size or narrow the range");
-		goto out;
-	}
-	snprintf(stepbuf, sizeof(stepbuf), "%.15g", va->step);
-	dec = decimals(w[1]) > decimals(stepbuf) ? decimals(w[1]) : decimals(stepbuf);
-	par = new_param(va, w[0]);
-	for (size_t i = 0;; i++) {
-		double v = lo + (double)i * va->step;
-		char buf[64];
-
-		if (v > hi + va->step * 1e-9)
-			break;
-		snprintf(buf, sizeof(buf), "%.*f", dec, v);
-		param_push(va, par, xstrdup(buf));
-	}
-	rc = 0;
-out:
-	free(words);
-	return rc;
-}
-
 /* ---- expansion ---- */
 
 static int mentions(const char *s, const char *name)
@@ -264,7 +99,7 @@ static char *fill(struct variant_args *va, const char *s, const size_t *used, si
 		if (k == nused)
 			strbuf_addch(&sb, *s++);
 	}
-	return own(va, strbuf_detach(&sb));
+	return variant_own(va, strbuf_detach(&sb));
 }
 
 /* The hook string of kind k for segment s, or NULL. */
@@ -292,7 +127,7 @@ static int segment_mentions(const struct variant_args *va, size_t s, const char 
 
 static char **shell_argv(struct variant_args *va, const char *cmd)
 {
-	char **argv = own(va, xcalloc(4, sizeof(char *)));
+	char **argv = variant_own(va, xcalloc(4, sizeof(char *)));
 
 	argv[0] = (char *)va->shell;
 	argv[1] = "-c";
@@ -311,8 +146,8 @@ static char **hook_argv(struct variant_args *va, const char *cmd, struct error *
 	if (!w)
 		return NULL;
 	for (char **p = w; *p; p++)
-		own(va, *p);
-	return own(va, w);
+		variant_own(va, *p);
+	return variant_own(va, w);
 }
 
 /* The command of segment s for one pick of its parameters' values. */
@@ -331,7 +166,7 @@ static char **command_argv(struct variant_args *va, size_t s, const size_t *used
 		strbuf_release(&sb);
 		return argv;
 	}
-	argv = own(va, xcalloc(seg->nwords + 1, sizeof(char *)));
+	argv = variant_own(va, xcalloc(seg->nwords + 1, sizeof(char *)));
 	for (size_t w = 0; w < seg->nwords; w++)
 		argv[w] = fill(va, seg->words[w], used, nused, pick);
 	return argv;
@@ -349,7 +184,7 @@ static const char *variant_name(struct variant_args *va, size_t s, const size_t 
 	for (size_t k = 0; k < nused; k++)
 		strbuf_addf(&sb, "%s%s=%s", k ? "," : "", va->params[used[k]].name,
 			    va->params[used[k]].values[pick[k]]);
-	return own(va, strbuf_detach(&sb));
+	return variant_own(va, strbuf_detach(&sb));
 }
 
 static int add_one(struct variant_args *va, size_t s, const size_t *used, size_t nused,
@@ -446,7 +281,7 @@ int variant_add(struct variant_args *va, const char *name, const char *const *wo
 
 int variants_build(struct variant_args *va, struct error *err)
 {
-	if (va->scan && expand_scan(va, err))
+	if (va->scan && variant_scan_values(va, err))
 		return -1;
 	if (check_strings(va, err) || check_hooks(va, err))
 		return -1;

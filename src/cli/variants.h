@@ -70,6 +70,13 @@ int variant_opt_hook(const struct option *opt, const char *arg, struct error *er
 int variant_opt_scan(const struct option *opt, const char *arg, struct error *err);
 int variant_opt_list(const struct option *opt, const char *arg, struct error *err);
 
+/* Keep p until variant_args_release; returns p. */
+void *variant_own(struct variant_args *va, void *p);
+
+/* --parameter-scan's values into a parameter (params.c); -1 with a usage
+ * error for bad bounds or more than RESULT_MAX_VARIANTS values. */
+int variant_scan_values(struct variant_args *va, struct error *err);
+
 /* Add a command as written; -1 with err beyond RESULT_MAX_VARIANTS. */
 int variant_add(struct variant_args *va, const char *name, const char *const *words,
 		size_t nwords, int is_string, struct error *err);
