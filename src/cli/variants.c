@@ -152,11 +152,14 @@ static char **hook_argv(struct variant_args *va, const char *cmd, struct error *
 
 /* The command of segment s for one pick of its parameters' values. */
 static char **command_argv(struct variant_args *va, size_t s, const size_t *used, size_t nused,
-			   const size_t *pick)
+			   const size_t *pick, struct error *err)
 {
 	const struct variant_segment *seg = &va->seg[s];
 	char **argv;
 
+	/* -N: a command string split into words, as a hook is. */
+	if ((seg->is_string || seg->nwords == 1) && va->split)
+		return hook_argv(va, fill(va, seg->words[0], used, nused, pick), err);
 	if (va->shell) {
 		struct strbuf sb = STRBUF_INIT;
 
@@ -198,7 +201,9 @@ static int add_one(struct variant_args *va, size_t s, const size_t *used, size_t
 		return error_hint(err, "sweep fewer values");
 	}
 	va->names[v] = variant_name(va, s, used, nused, pick);
-	va->argv[v] = command_argv(va, s, used, nused, pick);
+	va->argv[v] = command_argv(va, s, used, nused, pick, err);
+	if (!va->argv[v])
+		return -1;
 	for (int k = 0; k < HOOK_KINDS; k++) {
 		const char *h = hook_of(va, k, s);
 
@@ -243,13 +248,13 @@ static int expand_segment(struct variant_args *va, size_t s, struct error *err)
  * mean the user expected a shell (hyperfine's default). */
 static int check_strings(const struct variant_args *va, struct error *err)
 {
-	for (size_t s = 0; s < va->nseg && !va->shell; s++)
+	for (size_t s = 0; s < va->nseg && !va->shell && !va->split; s++)
 		if (va->seg[s].is_string && words_has_blank(va->seg[s].words[0])) {
 			error_set(err, ERR_USAGE, "'%s' is a command line, and pmustat runs "
 				  "commands without a shell", va->seg[s].words[0]);
 			return error_hint(err, "add --shell sh to run it through sh (its start-up "
-					       "is then measured too), or give its words after "
-					       "'--': -- %s", va->seg[s].words[0]);
+					       "is then measured too), -N to split it into words, or "
+					       "give its words after '--': -- %s", va->seg[s].words[0]);
 		}
 	return 0;
 }
@@ -281,6 +286,12 @@ int variant_add(struct variant_args *va, const char *name, const char *const *wo
 
 int variants_build(struct variant_args *va, struct error *err)
 {
+	if (va->split && va->shell) {
+		error_set(err, ERR_USAGE, "-N (no shell) and --shell %s exclude each other",
+			  va->shell);
+		return error_hint(err, "keep one: -N splits command strings into words, --shell "
+				       "runs them through the shell");
+	}
 	if (va->scan && variant_scan_values(va, err))
 		return -1;
 	if (check_strings(va, err) || check_hooks(va, err))

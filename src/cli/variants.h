@@ -41,6 +41,7 @@ struct hook_row {
 
 struct variant_args {
 	const char *shell;		/* --shell, NULL = none */
+	int split;			/* -N: split command strings into words, no shell */
 	const char *scan;		/* --parameter-scan's words, joined */
 	double step;			/* --parameter-step-size */
 	int step_given;

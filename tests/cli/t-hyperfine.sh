@@ -91,6 +91,12 @@ expect_eq "$(jv sh.json variants.1.argv.0)" sh "through the shell"
 expect_eq "$(jv sh.json variants.1.argv.2)" "true; true" "the string as given"
 jv sh.json notes > notes.json
 expect_in notes.json "the shell's own start-up and exit are inside every measured run (not subtracted)"
+# -N (hyperfine's --shell=none): command strings split into words.
+run_pm 0 compare -N --blocks 2 --warmup 0 -q -m wall-time -o n.json 'true x' "sh -c 'exit 0'"
+expect_eq "$(jv n.json variants.1.argv.#)" 3 "-N: split into words"
+expect_eq "$(jv n.json variants.1.argv.2)" "exit 0" "-N: quotes honoured"
+run_pm 2 compare -N -S sh 'true' 'true'
+expect_in err "error: -N (no shell) and --shell sh exclude each other"
 run_pm 0 stat -S sh -r 1 -q -m wall-time -o st.json -- echo a '|' wc -c
 expect_eq "$(jv st.json variants.0.argv.2)" "echo a | wc -c" "stat --shell joins the words"
 
