@@ -9,7 +9,7 @@
 #   make fuzz       run each fuzz harness for FUZZ_SECONDS (clang; tests/fuzz/)
 #   make demo       the main job
 #   make bench      benchmarks (not tests: ratios against baselines)
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local   (also the bash and zsh completions)
 
 PREFIX  ?= /usr/local
 BUILD   ?= build
@@ -109,6 +109,10 @@ install: all
 	install -m 755 $(SPAWNER) $(DESTDIR)$(PREFIX)/libexec/pmustat/pmustat-spawner
 	install -m 755 $(BUILD)/r1cs-synth $(DESTDIR)$(PREFIX)/libexec/pmustat/r1cs-synth
 	install -m 644 docs/pmustat.1 $(DESTDIR)$(PREFIX)/share/man/man1/pmustat.1
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	$(PMUSTAT) completion bash >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/pmustat
+	$(PMUSTAT) completion zsh >$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_pmustat
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -8,7 +8,7 @@
 # renders the HTML report in (its DOM and a screenshot).
 set -u
 PKGS="gcc make pkg-config libpfm4-dev libjansson-dev libelf-dev libdw-dev libcmocka-dev valgrind
-	elfutils lld"
+	elfutils lld python3-jsonschema"
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-dev"
 [ "${1:-}" = chromium ] && PKGS="$PKGS chromium"
 missing=""

@@ -64,6 +64,12 @@ $(BUILD)/tests/test_regions_lib: tests/unit/test_regions_lib.c $(PMLIB_OBJ) $(IN
 # sanitizer flags (an ASan-built libpmustat.so needs an ASan program).
 clitest: export PMUSTAT_TEST_SAN := $(SAN)
 
+# Programs linked with `pkg-config --libs pmustat` find libpmustat.so
+# without LD_LIBRARY_PATH: outside the linker's own directories the .pc
+# carries a run path to $(LIBDIR).
+comma := ,
+PC_RPATH := $(if $(filter /usr/lib /lib /usr/lib/$(shell $(CC) -dumpmachine 2>/dev/null),$(LIBDIR)),,-Wl$(comma)-rpath$(comma)$${libdir})
+
 .PHONY: install-lib
 install: install-lib
 install-lib: $(PMLIB_A) $(PMLIB_DIR)/libpmustat.so
@@ -75,6 +81,7 @@ install-lib: $(PMLIB_A) $(PMLIB_DIR)/libpmustat.so
 	ln -sf $(PMLIB_SONAME) $(DESTDIR)$(LIBDIR)/libpmustat.so
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+		-e 's|@RPATH@|$(PC_RPATH)|' \
 		lib/pmustat/pmustat.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/pmustat.pc
 	install -m 644 lib/pmustat/pmustat_region.3 $(DESTDIR)$(MANDIR)/man3/pmustat_region.3
 

@@ -35,6 +35,7 @@ int campaign_init(struct campaign *c, const struct campaign_opts *o, const char 
 				"pmustat-spawner not found: runs are forked from pmustat, so "
 				"max-rss includes about 1 MiB of pmustat's own memory");
 	hostinfo_read(&c->res.host);
+	campaign_note_surroundings(c);
 	c->res.seed = o->seed;
 	c->res.repeat = o->stop.max_blocks;
 	c->res.warmup = o->warmup;
@@ -160,7 +161,8 @@ int campaign_prepare(struct campaign *c, struct error *err)
 		return -1;
 	if (c->o->dry_run)
 		return 0;	/* the program need not exist here */
-	if (check_pin(c->o->pin_cpu, err) || set_run_argv(c, err))
+	if (check_pin(c->o->pin_cpu, err) || set_run_argv(c, err) ||
+	    campaign_hooks_check(c, err) || campaign_input_check(c, err))
 		return -1;
 	if (c->res.nvariants > 1)
 		note_layout(c);

@@ -57,6 +57,17 @@ struct campaign_progress {
 	double left_s;		/* time left of the budget, or -1 without one */
 };
 
+/*
+ * Commands run around the measured ones and never measured (hyperfine's
+ * --setup, --prepare, --conclude, --cleanup): setup once per variant before
+ * the first block, prepare before and conclude after every run of the
+ * variant (warm-up and simulated runs too), cleanup once per variant after
+ * the last block. With interleaved blocks, "once per variant" means every
+ * variant's setup before the first block and every cleanup after the last.
+ * A hook that fails stops the campaign with an error naming the command.
+ */
+enum hook_kind { HOOK_SETUP, HOOK_PREPARE, HOOK_CONCLUDE, HOOK_CLEANUP, HOOK_KINDS };
+
 struct campaign_opts {
 	const char *events;	/* -e list, or NULL */
 	const char *metrics;	/* -m list, or NULL */
@@ -72,6 +83,7 @@ struct campaign_opts {
 	int keep_children;	/* let processes a run leaves behind live on (default: killed) */
 	const char *json_path;
 	const char *csv_path;
+	const char *markdown_path;	/* --export-markdown: the table as markdown */
 	uint64_t seed;
 	size_t env_pad_max;
 	int shuffle;
@@ -85,6 +97,11 @@ struct campaign_opts {
 	const char *sim_args;	/* words appended to each command in simulated
 				 * runs (a smaller input), or NULL */
 	const char *done_reason;	/* stop reason when every block ran (NULL: "all runs done") */
+	const char *input;	/* --input: every run's stdin (NULL: /dev/null) */
+	const char *shell;	/* --shell: the commands are 'SHELL -c STRING' (for the note) */
+	/* hooks[kind][variant]: the argv run for that variant, or hooks[kind]
+	 * NULL (or an entry NULL) for none. The caller owns them. */
+	char **const *hooks[HOOK_KINDS];
 	/* Called after every run (never while the outputs are written). */
 	void (*progress)(const struct campaign_progress *p, void *data);
 	void *progress_data;

@@ -121,6 +121,13 @@ static int run_slot(struct campaign *c, const struct sched_slot *slot, struct er
 	int rc = 0;
 
 	memset(&out, 0, sizeof(out));
+	/* --prepare, outside the measurement; an interrupt during it ends the
+	 * campaign before the run. */
+	if (campaign_hook(c, HOOK_PREPARE, (size_t)slot->variant, err) || c->sw.stop_signal) {
+		free(runs);
+		free_padded_env(padded);
+		return c->sw.stop_signal ? 0 : -1;
+	}
 	rs.slot = slot;
 	rs.argv = c->run_argv[slot->variant];
 	rs.envp = padded;
@@ -139,6 +146,7 @@ static int run_slot(struct campaign *c, const struct sched_slot *slot, struct er
 		spec.pin_cpu = c->o->pin_cpu;
 		spec.timeout_s = rs.timeout_s;
 		spec.keep_children = c->o->keep_children;
+		spec.input = c->o->input;
 		spec.events = rs.events;
 		spec.group = rs.leader;
 		spec.nevents = rs.nevents;
@@ -148,6 +156,8 @@ static int run_slot(struct campaign *c, const struct sched_slot *slot, struct er
 		if (!rc)
 			rc = finish_run(c, slot, start, runs, &out, err);
 		measure_outcome_release(&out);
+		if (!rc && !c->sw.stop_signal)
+			rc = campaign_hook(c, HOOK_CONCLUDE, (size_t)slot->variant, err);
 	}
 	for (size_t i = c->nmech; i-- > 0;) {
 		if (runs[i] && c->mech[i].ops->run_release)
@@ -338,6 +348,9 @@ int campaign_run(struct campaign *c, struct error *err)
 		c->output_failed = 1;
 		return -1;
 	}
+	/* --setup of every variant, before the budget's clock starts. */
+	if (campaign_hooks_all(c, HOOK_SETUP, err))
+		return -1;
 	c->t0 = clock_now_ns();
 	l.sim_planned = c->sim_blocks;
 	l.total = (size_t)(native + c->sim_blocks) * c->res.nvariants;
@@ -350,6 +363,21 @@ int campaign_run(struct campaign *c, struct error *err)
 	schedule_init(&l.sim, c->o->seed ^ 0x5157u, (int)c->res.nvariants, 1, 0,
 		      c->o->env_pad_max, c->o->shuffle);
 	rc = run_blocks(&l, err);
+	/* --cleanup once the blocks are over, also after a failed run (its
+	 * error comes first); not after an interrupt, which ends the campaign
+	 * at once. */
+	if (!c->sw.stop_signal) {
+		struct error cerr;
+
+		error_clear(&cerr);
+		if (campaign_hooks_all(c, HOOK_CLEANUP, rc ? &cerr : err) && !rc)
+			rc = -1;
+		else if (cerr.kind != ERR_NONE)
+			result_add_note(&c->res, NOTE_WARNING, NULL, NULL, "%s", cerr.msg);
+	} else if (c->o->hooks[HOOK_CLEANUP]) {
+		result_add_note(&c->res, NOTE_WARNING, NULL, "run it by hand",
+				"--cleanup did not run: the campaign was interrupted");
+	}
 	if (c->sw.stop_signal)
 		campaign_note_interrupted(c, l.total);
 	else if (!rc)

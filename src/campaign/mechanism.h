@@ -141,6 +141,19 @@ void campaign_note_ignored_failures(struct campaign *c);
 void campaign_note_left_behind(struct campaign *c);
 void campaign_note_interrupted(struct campaign *c, size_t total);
 
+/* The hooks (hooks.c): run kind k's command of one variant, or of every
+ * variant in order (an interrupt ends them quietly); -1 with err naming the
+ * command when one fails. */
+int campaign_hook(struct campaign *c, enum hook_kind k, size_t variant, struct error *err);
+int campaign_hooks_all(struct campaign *c, enum hook_kind k, struct error *err);
+/* Before any run: the hooks' programs exist, --input can be read by every
+ * run; each adds its note. */
+int campaign_hooks_check(struct campaign *c, struct error *err);
+int campaign_input_check(struct campaign *c, struct error *err);
+/* The notes on the shell the commands start through and on a stdin that
+ * the measured command does not get. */
+void campaign_note_surroundings(struct campaign *c);
+
 /* Should the block loop stop after `blocks` measured blocks (stop.c)? 1 with
  * the reason in why; status gets the progress words ("wall-time CI ±2%"). */
 int campaign_stop_check(const struct campaign *c, unsigned blocks, struct strbuf *why,

@@ -128,6 +128,8 @@ int campaign_outputs_check(const struct campaign *c, struct error *err)
 {
 	if (c->o->json_path && outfile_check(c->o->json_path, "-o/--output", err))
 		return -1;
+	if (c->o->markdown_path && outfile_check(c->o->markdown_path, "--export-markdown", err))
+		return -1;
 	return c->o->csv_path ? outfile_check(c->o->csv_path, "--csv", err) : 0;
 }
 

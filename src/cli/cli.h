@@ -19,6 +19,26 @@ int cmd_demo(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);
 int cmd_explain(int argc, const char **argv);
 int cmd_doctor(int argc, const char **argv);
+int cmd_completion(int argc, const char **argv);
+int cmd_help(int argc, const char **argv);
+
+/* The command table (main.c): what `pmustat help` lists and completion
+ * completes. */
+struct cli_command {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	const char *summary;
+};
+const struct cli_command *cli_commands(size_t *n);
+
+/*
+ * Hand cmd's option table to fn instead of running it: cmd is called with
+ * no arguments, and its cli_parse() gives its table to fn and returns 1
+ * (as after -h), so the command does nothing else. How the completion
+ * scripts are generated from the very tables the parser reads.
+ */
+typedef void (*cli_option_visitor)(const struct option *opts, void *data);
+void cli_visit_options(const struct cli_command *cmd, cli_option_visitor fn, void *data);
 
 /* Print err to stderr; returns its exit code. */
 int cli_error(const struct error *err);

@@ -41,26 +41,45 @@ static int tail_names_next(const char **seg, size_t len)
 	return len >= 3 && (!strcmp(seg[len - 2], "-n") || !strcmp(seg[len - 2], "--name"));
 }
 
-static int add_variant(struct compare_opts *co, const char **seg, size_t len, struct error *err)
+static int add_variant(struct compare_opts *co, struct variant_args *va, const char **seg,
+		       size_t len, struct error *err)
 {
-	char **argv;
-
 	if (!len) {
-		error_set(err, ERR_USAGE, "variant %zu has no command", co->nvariants + 1);
+		error_set(err, ERR_USAGE, "variant %zu has no command", va->nseg + 1);
 		return error_hint(err, "write each variant as '-- CMD [ARG...]'");
 	}
-	if (co->nvariants == 64)
-		return error_set(err, ERR_USAGE, "too many variants (at most 64)");
-	argv = xcalloc(len + 1, sizeof(char *));
-	memcpy(argv, seg, len * sizeof(char *));
-	co->names[co->nvariants] = co->pending_name;
-	co->argv[co->nvariants++] = argv;
+	if (variant_add(va, co->pending_name, seg, len, 0, err))
+		return -1;
 	co->pending_name = NULL;
 	return 0;
 }
 
+/* hyperfine's form: "pmustat compare [-n A] 'CMD A' [-n B] 'CMD B'", each
+ * argument one command string. */
+static int split_strings(struct compare_opts *co, struct variant_args *va, int argc,
+			 const char **argv, struct error *err)
+{
+	for (int i = 0; i < argc; i++) {
+		if ((!strcmp(argv[i], "-n") || !strcmp(argv[i], "--name")) && i + 1 < argc) {
+			co->pending_name = argv[++i];
+			continue;
+		}
+		if (argv[i][0] == '-') {
+			error_set(err, ERR_USAGE, "unexpected '%s' after the command '%s'", argv[i],
+				  argv[i - 1]);
+			return error_hint(err, "options come first; then either command strings "
+					       "or '-- CMD [ARG...]' per variant");
+		}
+		if (variant_add(va, co->pending_name, argv + i, 1, 1, err))
+			return -1;
+		co->pending_name = NULL;
+	}
+	return 0;
+}
+
 /* Split "CMD_A ... [-n NAME] -- CMD_B ... " into variants. */
-static int split_variants(struct compare_opts *co, int argc, const char **argv, struct error *err)
+static int split_variants(struct compare_opts *co, struct variant_args *va, int argc,
+			  const char **argv, struct error *err)
 {
 	int start = 0;
 
@@ -71,10 +90,10 @@ static int split_variants(struct compare_opts *co, int argc, const char **argv, 
 			continue;
 		len = (size_t)(i - start);
 		if (i < argc && tail_names_next(argv + start, len)) {
-			if (add_variant(co, argv + start, len - 2, err))
+			if (add_variant(co, va, argv + start, len - 2, err))
 				return -1;
 			co->pending_name = argv[i - 1];
-		} else if (add_variant(co, argv + start, len, err)) {
+		} else if (add_variant(co, va, argv + start, len, err)) {
 			return -1;
 		}
 		start = i + 1;
@@ -82,10 +101,21 @@ static int split_variants(struct compare_opts *co, int argc, const char **argv, 
 	return 0;
 }
 
-static void free_variants(struct compare_opts *co)
+/* The commands as written, then expanded (parameters, --shell) into the
+ * variants compare_run adds. */
+static int build_variants(struct compare_opts *co, struct variant_args *va, int argc,
+			  const char **argv, int after_dashes, struct error *err)
 {
-	for (size_t i = 0; i < co->nvariants; i++)
-		free((void *)co->argv[i]);
+	if ((after_dashes ? split_variants(co, va, argc, argv, err)
+			  : split_strings(co, va, argc, argv, err)) ||
+	    variants_build(va, err))
+		return -1;
+	for (size_t v = 0; v < va->n; v++) {
+		co->names[v] = va->names[v];
+		co->argv[v] = va->argv[v];
+	}
+	co->nvariants = va->n;
+	return 0;
 }
 
 static int check_names(struct compare_opts *co, char defaults[][4], struct error *err)
@@ -300,7 +330,7 @@ int cmd_compare(int argc, const char **argv)
 	unsigned envpad = 4095;
 	int next, r;
 	struct error err;
-	struct option opts[48] = {
+	struct option opts[80] = {
 		{ OPT_CALLBACK, 'n', "name", NULL, "name", "name of the next variant", 0, 0, opt_name, &co },
 		{ OPT_STRING, 0, "baseline", &co.baseline, "name", "variant the others are compared with (default: the first)" },
 		{ OPT_UINT, 0, "blocks", &co.blocks, "n", "run exactly n blocks (no stopping rule)", 1, 1e6 },
@@ -316,9 +346,10 @@ int cmd_compare(int argc, const char **argv)
 
 	compare_defaults(&co);
 	measure_args_init(&ma, o);
-	measure_options(opts + 11, 36, &ma, MEASURE_COMPARE);
+	measure_options(opts + 11, 68, &ma, MEASURE_COMPARE);
 	error_clear(&err);
-	r = cli_parse(argc, argv, opts, compare_usage, 0, &next, &ma.help);
+	r = cli_parse(argc, argv, opts, compare_usage, PARSE_OPT_STOP_AT_NON_OPTION, &next,
+		      &ma.help);
 	if (r) {
 		r = r > 0 ? 0 : PMU_EXIT_USAGE;
 		goto out;
@@ -329,7 +360,8 @@ int cmd_compare(int argc, const char **argv)
 		r = cli_error(&err);
 		goto out;
 	}
-	if (split_variants(&co, argc - next, argv + next, &err) ||
+	if (build_variants(&co, &ma.va, argc - next, argv + next,
+			   next > 0 && !strcmp(argv[next - 1], "--"), &err) ||
 	    check_names(&co, defaults, &err)) {
 		r = cli_error(&err);
 		goto out;
@@ -342,7 +374,6 @@ int cmd_compare(int argc, const char **argv)
 	compare_settle(&co);
 	r = compare_run(&co);
 out:
-	free_variants(&co);
 	measure_args_release(&ma);
 	free(co.fail_on);
 	return r;

@@ -14,13 +14,7 @@
 #include "core/printable.h"
 #include "core/suggest.h"
 
-struct command {
-	const char *name;
-	int (*fn)(int argc, const char **argv);
-	const char *summary;
-};
-
-static const struct command commands[] = {
+static const struct cli_command commands[] = {
 	{ "stat", cmd_stat, "count one command over repeated runs" },
 	{ "compare", cmd_compare, "interleaved A/B(/C) runs with a verdict per metric" },
 	{ "list", cmd_list, "portable metrics and native events usable here (or on --uarch)" },
@@ -28,8 +22,33 @@ static const struct command commands[] = {
 	{ "doctor", cmd_doctor, "what this machine can measure, each gap with cause and fix" },
 	{ "report", cmd_report, "re-render, merge or export saved results (HTML, CSV)" },
 	{ "demo", cmd_demo, "the built-in workload, measured (the main job of 'make demo')" },
+	{ "completion", cmd_completion, "print a bash or zsh completion script (from the option tables)" },
+	{ "help", cmd_help, "show a command's options: pmustat help CMD" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+/* Set while the completion generator walks the commands (cli_visit_options):
+ * the one piece of mutable state of the CLI, so that the option tables,
+ * which each command builds on its stack, need no second copy. */
+static struct {
+	cli_option_visitor fn;
+	void *data;
+} visitor;
+
+const struct cli_command *cli_commands(size_t *n)
+{
+	*n = NCOMMANDS;
+	return commands;
+}
+
+void cli_visit_options(const struct cli_command *cmd, cli_option_visitor fn, void *data)
+{
+	visitor.fn = fn;
+	visitor.data = data;
+	cmd->fn(0, NULL);
+	visitor.fn = NULL;
+	visitor.data = NULL;
+}
 
 /* Messages quote names from anywhere (a result file, a recorded tree, the
  * command line): shown with control characters escaped. */
@@ -54,6 +73,10 @@ int cli_parse(int argc, const char **argv, const struct option *opts, const char
 {
 	struct error err;
 
+	if (visitor.fn) {
+		visitor.fn(opts, visitor.data);
+		return 1;	/* as after -h: the command does nothing else */
+	}
 	error_clear(&err);
 	*next = parse_options(argc, argv, opts, flags, &err);
 	if (*next < 0) {
@@ -114,7 +137,16 @@ static void usage(FILE *f)
 		   "commands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'pmustat <command> -h' shows a command's options.\n");
+	fprintf(f, "\n'pmustat help <command>' (or 'pmustat <command> -h') shows a command's "
+		   "options;\n'pmustat -V' the version.\n");
+}
+
+static const struct cli_command *find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
 }
 
 static int unknown_command(const char *name)
@@ -125,7 +157,7 @@ static int unknown_command(const char *name)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		names[i] = commands[i].name;
 	fprintf(stderr, "error: unknown command '%s'\n", name);
-	best = suggest_best(name, names, NCOMMANDS);
+	best = suggest_option(name, names, NCOMMANDS);
 	if (best)
 		fprintf(stderr, "hint: did you mean 'pmustat %s'?\n", best);
 	else
@@ -145,22 +177,53 @@ static int finish_stdout(int rc)
 	return rc;
 }
 
+/* pmustat help [CMD]: the list of commands, or CMD's options (as CMD -h). */
+int cmd_help(int argc, const char **argv)
+{
+	static const char *dash_h[] = { "-h", NULL };
+	const struct cli_command *cmd;
+
+	if (visitor.fn)
+		return 0;	/* no options of its own */
+	if (argc < 1) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc > 1) {
+		fprintf(stderr, "error: help takes one command, got %d words\n"
+				"hint: pmustat help %s\n", argc, argv[0]);
+		return PMU_EXIT_USAGE;
+	}
+	cmd = find_command(argv[0]);
+	if (!cmd)
+		return unknown_command(argv[0]);
+	if (cmd->fn == cmd_help || cmd->fn == cmd_completion) {
+		printf("usage: pmustat %s\n", cmd->fn == cmd_help ? "help [command]"
+								  : "completion bash|zsh");
+		return 0;
+	}
+	return cmd->fn(1, dash_h);
+}
+
 int main(int argc, const char **argv)
 {
+	const struct cli_command *cmd;
+
 	if (argc < 2) {
 		usage(stderr);
 		return PMU_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		return finish_stdout(0);
 	}
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version") ||
+	    !strcmp(argv[1], "version")) {
 		printf("pmustat %s\n", PMUSTAT_VERSION);
 		return finish_stdout(0);
 	}
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return finish_stdout(commands[i].fn(argc - 2, argv + 2));
+	cmd = find_command(argv[1]);
+	if (cmd)
+		return finish_stdout(cmd->fn(argc - 2, argv + 2));
 	return unknown_command(argv[1]);
 }

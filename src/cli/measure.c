@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/measure.h"
+#include "core/outfile.h"
 #include "core/printable.h"
 #include "report/json.h"
 
@@ -75,6 +76,24 @@ static void render_table(const struct campaign *c, campaign_renderer render, int
 	strbuf_release(&sb);
 }
 
+/* --export-markdown: the same table, as markdown, replacing the file whole. */
+static int write_markdown(const struct campaign *c, campaign_renderer render)
+{
+	struct table_opts to = { .markdown = 1 };
+	struct strbuf sb = STRBUF_INIT;
+	struct error err;
+	int rc = 0;
+
+	if (!c->o->markdown_path)
+		return 0;
+	error_clear(&err);
+	render(&c->res, &to, &sb);
+	if (outfile_replace(c->o->markdown_path, sb.buf, sb.len, &err))
+		rc = cli_error(&err);
+	strbuf_release(&sb);
+	return rc;
+}
+
 int cli_campaign_conclude(struct campaign *c, campaign_renderer render, int quiet)
 {
 	struct error err, err2;
@@ -90,8 +109,11 @@ int cli_campaign_conclude(struct campaign *c, campaign_renderer render, int quie
 	out_rc = campaign_finish(c, &err2);
 	if (out_rc && err2.kind != ERR_NONE)
 		cli_error(&err2);
-	if (!rc || c->res.interrupted || c->output_failed)
+	if (!rc || c->res.interrupted || c->output_failed) {
 		render_table(c, render, quiet);
+		if (write_markdown(c, render))
+			out_rc = PMU_EXIT_RUNTIME;
+	}
 	if (campaign_json_to_stdout(c) && report_json_write(&c->res, "-", &err2))
 		out_rc = cli_error(&err2);
 	if (rc) {

@@ -52,6 +52,19 @@ size_t measure_options(struct option *rows, size_t max, struct measure_args *a,
 		{ OPT_UINT, 0, "profile-rate", &o->profile_hz, "hz", "samples per second of CPU time (default 999)", 1, 1e6 },
 		{ OPT_STRING, 0, "call-graph", &o->call_graph, "mode", "--profile's call chains: dwarf[,BYTES] (default), fp or none" },
 		{ OPT_BOOL, 0, "dry-run", &o->dry_run, NULL, "print the counters' perf_event_attr per group, run nothing" },
+		{ OPT_CALLBACK, 'S', "shell", NULL, "shell", "run the commands as 'shell -c STRING' (its start-up is measured too; default: no shell)", 0, 0, variant_opt_shell, &a->va },
+		{ OPT_BOOL, 'N', "no-shell", &a->va.split, NULL, "split command strings into words and run them without a shell (hyperfine's -N)" },
+		{ OPT_CALLBACK, 0, "setup", NULL, "cmd", "run cmd once per variant before the first block, not measured", 0, 0, variant_opt_hook, &a->va.rows[HOOK_SETUP] },
+		{ OPT_CALLBACK, 0, "prepare", NULL, "cmd", "run cmd before every run, not measured (no shell unless --shell)", 0, 0, variant_opt_hook, &a->va.rows[HOOK_PREPARE] },
+		{ OPT_CALLBACK, 0, "conclude", NULL, "cmd", "run cmd after every run, not measured", 0, 0, variant_opt_hook, &a->va.rows[HOOK_CONCLUDE] },
+		{ OPT_CALLBACK, 0, "cleanup", NULL, "cmd", "run cmd once per variant after the last block", 0, 0, variant_opt_hook, &a->va.rows[HOOK_CLEANUP] },
+		{ OPT_CALLBACK, 0, "parameter-scan", NULL, "name min max", "one variant per value min, min+d, ..., max of {name} in the command", 0, 0, variant_opt_scan, &a->va, .nargs = 3 },
+		{ OPT_DOUBLE, 0, "parameter-step-size", &a->va.step, "d", "the step d of --parameter-scan (default 1)", 1e-12, 1e12, .given = &a->va.step_given },
+		{ OPT_CALLBACK, 0, "parameter-list", NULL, "name a,b,c", "one variant per value of {name} in the command", 0, 0, variant_opt_list, &a->va, .nargs = 2 },
+		{ OPT_STRING, 0, "input", &o->input, "file", "every run reads this file as stdin (default /dev/null)" },
+		{ OPT_STRING, 0, "export-json", &o->json_path, "file", "the same as -o/--output" },
+		{ OPT_STRING, 0, "export-csv", &o->csv_path, "file", "the same as --csv" },
+		{ OPT_STRING, 0, "export-markdown", &o->markdown_path, "file", "write the result's table as markdown" },
 		{ OPT_BOOL, 'q', "quiet", &a->quiet, NULL, "no table" },
 		{ OPT_BOOL, 'h', "help", &a->help, NULL, "show this help" },
 	};
@@ -67,6 +80,7 @@ size_t measure_options(struct option *rows, size_t max, struct measure_args *a,
 void measure_args_init(struct measure_args *a, struct campaign_opts *o)
 {
 	*a = (struct measure_args){ .o = o, .pin = (unsigned)-1 };
+	variant_args_init(&a->va);
 }
 
 void measure_args_apply(struct measure_args *a)
@@ -75,6 +89,7 @@ void measure_args_apply(struct measure_args *a)
 	a->o->metrics = a->metrics;
 	a->o->seed = a->seed;
 	a->o->pin_cpu = (int)a->pin;
+	variants_apply(&a->va, a->o);
 }
 
 void measure_args_release(struct measure_args *a)
@@ -82,4 +97,5 @@ void measure_args_release(struct measure_args *a)
 	free(a->events);
 	free(a->metrics);
 	a->events = a->metrics = NULL;
+	variant_args_release(&a->va);
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "campaign/campaign.h"
+#include "cli/variants.h"
 #include "core/parseopt.h"
 
 enum measure_cmd { MEASURE_STAT, MEASURE_COMPARE };
@@ -19,6 +20,7 @@ struct measure_args {
 	char *events, *metrics;	/* -e / -m lists (malloc'd by the parser) */
 	unsigned seed, pin;
 	int seeded, quiet, help;
+	struct variant_args va;	/* --shell, parameters, hooks; the commands */
 };
 
 /* Empty arguments filling o (no pinning). */

@@ -31,6 +31,26 @@ static int opt_bounds_ok(const struct option *o, double v)
 	return v >= o->min && v <= o->max;
 }
 
+/* A bound as a person writes it: 1000000, not 1e+06. */
+static const char *bound_text(double v, char buf[32])
+{
+	if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, 32, "%.0f", v);
+	else
+		snprintf(buf, 32, "%g", v);
+	return buf;
+}
+
+static int opt_range_hint(const struct option *o, struct error *err)
+{
+	char lo[32], hi[32];
+
+	if (o->min != 0 || o->max != 0)
+		error_hint(err, "use a value from %s to %s", bound_text(o->min, lo),
+			   bound_text(o->max, hi));
+	return -1;
+}
+
 static int opt_bad_value(const struct option *o, const char *arg, const char *what,
 			 struct error *err)
 {
@@ -38,9 +58,17 @@ static int opt_bad_value(const struct option *o, const char *arg, const char *wh
 
 	error_set(err, ERR_USAGE, "option '%s' expects %s, not '%s'",
 		  opt_label(o, lab), what, arg);
-	if (o->min != 0 || o->max != 0)
-		error_hint(err, "use a value from %g to %g", o->min, o->max);
-	return -1;
+	return opt_range_hint(o, err);
+}
+
+/* A well-formed number outside the option's bounds: the words say so,
+ * rather than claiming that '200' is not a number. */
+static int opt_out_of_range(const struct option *o, const char *arg, struct error *err)
+{
+	char lab[64];
+
+	error_set(err, ERR_USAGE, "option '%s': '%s' is out of range", opt_label(o, lab), arg);
+	return opt_range_hint(o, err);
 }
 
 static int opt_set_uint(const struct option *o, const char *arg, struct error *err)
@@ -53,8 +81,13 @@ static int opt_set_uint(const struct option *o, const char *arg, struct error *e
 	if (!*arg || *arg == '-' || *arg == '+')
 		return opt_bad_value(o, arg, what, err);
 	v = strtoull(arg, &end, 10);
-	if (errno || *end || v > 0xffffffffu || !opt_bounds_ok(o, (double)v))
+	if (*end || (errno && errno != ERANGE))
 		return opt_bad_value(o, arg, what, err);
+	/* 0 where a positive integer is due is the wrong kind of number. */
+	if (v == 0 && o->min >= 1)
+		return opt_bad_value(o, arg, what, err);
+	if (errno || v > 0xffffffffu || !opt_bounds_ok(o, (double)v))
+		return opt_out_of_range(o, arg, err);
 	*(unsigned *)o->value = (unsigned)v;
 	return 0;
 }
@@ -66,8 +99,10 @@ static int opt_set_double(const struct option *o, const char *arg, struct error 
 
 	errno = 0;
 	v = strtod(arg, &end);
-	if (!*arg || errno || *end || !isfinite(v) || !opt_bounds_ok(o, v))
+	if (!*arg || *end || (errno && errno != ERANGE) || isnan(v))
 		return opt_bad_value(o, arg, "a number", err);
+	if (errno || !isfinite(v) || !opt_bounds_ok(o, v))
+		return opt_out_of_range(o, arg, err);
 	*(double *)o->value = v;
 	return 0;
 }
@@ -138,13 +173,37 @@ static int opt_unknown_long(const char *name, size_t len, const struct option *o
 		if (o->long_name)
 			cands[n++] = o->long_name;
 	error_set(err, ERR_USAGE, "unknown option '--%s'", want);
-	best = suggest_best(want, cands, n);
+	best = suggest_option(want, cands, n);
 	if (best)
 		error_hint(err, "did you mean '--%s'? (see -h)", best);
 	else
 		error_hint(err, "see the options with -h");
 	free(want);
 	return -1;
+}
+
+/* An option of several words: the next nargs arguments, joined. */
+static int opt_apply_words(const struct option *o, int argc, const char **argv, int *i,
+			   const char *eq, struct error *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char lab[64];
+	int rc;
+
+	if (eq || *i + (int)o->nargs >= argc) {
+		error_set(err, ERR_USAGE, "option '%s' takes %u values: %s %s", opt_label(o, lab),
+			  o->nargs, lab, o->argh);
+		return error_hint(err, "write them after the option as %u separate words",
+				  o->nargs);
+	}
+	for (unsigned k = 0; k < o->nargs; k++) {
+		if (k)
+			strbuf_addch(&sb, PARSE_OPT_SEP);
+		strbuf_adds(&sb, argv[++*i]);
+	}
+	rc = opt_apply(o, sb.buf, err);
+	strbuf_release(&sb);
+	return rc;
 }
 
 static int parse_long(int argc, const char **argv, int *i, const struct option *opts,
@@ -165,6 +224,8 @@ static int parse_long(int argc, const char **argv, int *i, const struct option *
 						 opt_label(o, lab));
 			return opt_apply(o, NULL, err);
 		}
+		if (o->nargs > 1)
+			return opt_apply_words(o, argc, argv, i, eq, err);
 		if (eq)
 			return opt_apply(o, eq + 1, err);
 		if (*i + 1 >= argc)
@@ -247,7 +308,11 @@ char *parse_options_usage(const char *usage_line, const struct option *opts)
 			snprintf(lhs, sizeof(lhs), "-%c%s", o->short_name, arg);
 		else
 			snprintf(lhs, sizeof(lhs), "    --%s%s", o->long_name, arg);
-		strbuf_addf(&sb, "    %-26s %s\n", lhs, o->help);
+		/* A long left side gets the help on a line of its own, as in git. */
+		if (strlen(lhs) > 26)
+			strbuf_addf(&sb, "    %s\n    %-26s %s\n", lhs, "", o->help);
+		else
+			strbuf_addf(&sb, "    %-26s %s\n", lhs, o->help);
 	}
 	return strbuf_detach(&sb);
 }

@@ -39,7 +39,14 @@ struct option {
 				 * command can tell "--seed 0" from no --seed; name it
 				 * last: { OPT_UINT, 0, "seed", &seed, "n", "...",
 				 * .given = &seeded } */
+	unsigned nargs;		/* OPT_CALLBACK taking several words (hyperfine's
+				 * --parameter-scan NAME MIN MAX): 0/1 = one; more
+				 * are handed over joined by PARSE_OPT_SEP, in a
+				 * string that lives only during the callback */
 };
+
+/* What joins the words of an option with nargs > 1 (never typed). */
+#define PARSE_OPT_SEP '\x1f'
 
 /* Stop parsing at the first non-option argument (the command to run). */
 #define PARSE_OPT_STOP_AT_NON_OPTION 1

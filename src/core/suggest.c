@@ -113,19 +113,41 @@ static int is_prefix_ci(const char *word, const char *cand)
 	return n >= 3 && strlen(cand) > n && strncasecmp(word, cand, n) == 0;
 }
 
+/*
+ * Is cand word with one letter replaced (same length, distance 1, and not
+ * two adjacent letters swapped)? In a word of three letters that is a
+ * different word more often than a typo: '--pid' is perf's habit, and
+ * offering '--pin' would pin the workload instead of attaching to a pid.
+ */
+static int one_letter_replaced(const char *word, const char *cand)
+{
+	size_t n = strlen(word), i = 0;
+
+	if (strlen(cand) != n)
+		return 0;
+	while (i < n && same_letter(word[i], cand[i]))
+		i++;
+	if (i + 1 < n && same_letter(word[i], cand[i + 1]) &&
+	    same_letter(word[i + 1], cand[i]) && !strcasecmp(word + i + 2, cand + i + 2))
+		return 0;	/* a swap */
+	return i < n;
+}
+
 /* Score of one candidate, or (size_t)-1 when it is not worth offering. */
-static size_t score(const char *word, const char *cand, size_t limit)
+static size_t score(const char *word, const char *cand, size_t limit, int strict)
 {
 	size_t d;
 
 	if (is_prefix_ci(word, cand))
 		return 1;
 	d = suggest_distance_max(word, cand, limit);
+	if (strict && d == 1 && strlen(word) < 4 && one_letter_replaced(word, cand))
+		return (size_t)-1;
 	return d <= limit ? d : (size_t)-1;
 }
 
-size_t suggest_pick(const char *word, const char *const *cands, size_t ncands,
-		    size_t *out, size_t max)
+static size_t pick(const char *word, const char *const *cands, size_t ncands, size_t *out,
+		   size_t max, int strict)
 {
 	size_t limit = suggest_threshold(strlen(word));
 	size_t best = (size_t)-1, n = 0, i;
@@ -137,7 +159,7 @@ size_t suggest_pick(const char *word, const char *const *cands, size_t ncands,
 
 		if (!cands[i])
 			continue;
-		s = score(word, cands[i], limit);
+		s = score(word, cands[i], limit, strict);
 		if (s == (size_t)-1 || s > best)
 			continue;
 		if (s < best) {
@@ -150,11 +172,24 @@ size_t suggest_pick(const char *word, const char *const *cands, size_t ncands,
 	return n;
 }
 
+size_t suggest_pick(const char *word, const char *const *cands, size_t ncands,
+		    size_t *out, size_t max)
+{
+	return pick(word, cands, ncands, out, max, 0);
+}
+
 const char *suggest_best(const char *word, const char *const *cands, size_t ncands)
 {
 	size_t i;
 
-	return suggest_pick(word, cands, ncands, &i, 1) ? cands[i] : NULL;
+	return pick(word, cands, ncands, &i, 1, 0) ? cands[i] : NULL;
+}
+
+const char *suggest_option(const char *word, const char *const *cands, size_t ncands)
+{
+	size_t i;
+
+	return pick(word, cands, ncands, &i, 1, 1) ? cands[i] : NULL;
 }
 
 void suggest_format(struct strbuf *sb, const char *const *names, size_t n)

@@ -50,6 +50,16 @@ size_t suggest_pick(const char *word, const char *const *cands, size_t ncands,
 const char *suggest_best(const char *word, const char *const *cands, size_t ncands);
 
 /*
+ * suggest_best for option and command names, which are short words that
+ * other tools use too: a word of fewer than 4 letters is never offered a
+ * name that differs from it by one replaced letter ('--pid', perf's habit,
+ * is not a typo of '--pin', which would pin the workload instead); a
+ * missing, extra or swapped letter still is a typo. Event names keep the
+ * looser rule ('tsx' is offered 'msr/tsc/').
+ */
+const char *suggest_option(const char *word, const char *const *cands, size_t ncands);
+
+/*
  * Append "did you mean 'a'?" or "did you mean 'a' or 'b'?" or
  * "did you mean 'a', 'b' or 'c'?" to sb. n == 0 appends nothing.
  */

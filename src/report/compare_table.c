@@ -61,11 +61,17 @@ static void header(const struct result *r, const struct comparison_set *s, struc
 	strbuf_addch(out, '\n');
 }
 
-static void variants(const struct result *r, struct strbuf *out)
+static void variants(const struct result *r, const struct table_opts *o, struct strbuf *out)
 {
 	struct texttable t;
 
 	texttable_init(&t, 3, "lll");
+	if (o->markdown) {	/* a header row first */
+		size_t row = texttable_row(&t);
+
+		texttable_set(&t, row, 0, "variant");
+		texttable_set(&t, row, 1, "command");
+	}
 	for (size_t v = 0; v < r->nvariants; v++) {
 		size_t row = texttable_row(&t);
 		struct strbuf cmd = STRBUF_INIT;
@@ -77,7 +83,10 @@ static void variants(const struct result *r, struct strbuf *out)
 			texttable_set(&t, row, 2, "(baseline)");
 		strbuf_release(&cmd);
 	}
-	texttable_render(&t, 2, out);
+	if (o->markdown)
+		texttable_render_markdown(&t, out);
+	else
+		texttable_render(&t, 2, out);
 	texttable_release(&t);
 	strbuf_addch(out, '\n');
 }
@@ -152,8 +161,8 @@ static void ratio_cells(struct texttable *t, size_t row, const struct comparison
 	else if (c->method == CMP_EXACT)
 		texttable_set(t, row, 5, "exact, range [%.4f, %.4f]%s", c->ci_lo, c->ci_hi,
 			      c->exact_varies ? " (varies!)" : "");
-	else if (isfinite(c->ci_lo) && isfinite(c->ci_hi))
-		texttable_set(t, row, 5, "[%.4f, %.4f]", c->ci_lo, c->ci_hi);
+	else if (isfinite(c->ci_lo) && isfinite(c->ci_hi))	/* a ratio is never below 0 */
+		texttable_set(t, row, 5, "[%.4f, %.4f]", c->ci_lo < 0 ? 0 : c->ci_lo, c->ci_hi);
 	else
 		texttable_set(t, row, 5, "unbounded");
 	if (c->role != ROLE_OUTSIDE && isfinite(c->p_holm))
@@ -191,7 +200,8 @@ static void rows(const struct result *r, const struct comparison_set *s,
 				break;
 			}
 			texttable_set(t, row, 1, "%s", r->variants[v].name);
-			us = unit_pick(r->metrics[m].unit, c->mean_a);
+			/* A zero baseline would pick nanoseconds for both. */
+			us = unit_pick(r->metrics[m].unit, c->mean_a != 0 ? c->mean_a : c->mean_b);
 			centre(t, row, 2, &us, c->mean_a, c->cv_a);
 			centre(t, row, 3, &us, c->mean_b, c->cv_b);
 			ratio_cells(t, row, c);
@@ -346,10 +356,13 @@ void report_compare_table(const struct result *r, const struct table_opts *o,
 	comparisons_compute(r, &s);
 	analysis_compute(r, &a);
 	header(r, &s, out);
-	variants(r, out);
+	variants(r, o, out);
 	texttable_init(&t, 9, "llrrrlrrl");
 	rows(r, &s, o, &t);
-	texttable_render(&t, 2, out);
+	if (o->markdown)
+		texttable_render_markdown(&t, out);
+	else
+		texttable_render(&t, 2, out);
 	texttable_release(&t);
 	report_attribution(r, o, out);
 	report_sim_attribution(r, o, out);

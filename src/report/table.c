@@ -61,7 +61,10 @@ static void cell_ci(struct texttable *t, size_t row, const struct unit_scale *us
 		return;
 	}
 	strbuf_adds(&sb, "[");
-	unit_format(&sb, us, s->mean_ci_lo);
+	/* Times, counts and sizes are never negative: a t interval reaching
+	 * below 0 (few, skewed runs) is shown from 0. The JSON keeps the raw
+	 * bound, and ± its half-width. */
+	unit_format(&sb, us, s->min >= 0 && s->mean_ci_lo < 0 ? 0 : s->mean_ci_lo);
 	strbuf_adds(&sb, ", ");
 	unit_format(&sb, us, s->mean_ci_hi);
 	strbuf_adds(&sb, "]");
@@ -82,7 +85,7 @@ static void cross_row(struct texttable *t, size_t row, const struct result_metri
 	cell_value(t, row, 1, &us, ms->cross.r);
 	if (isfinite(ms->cross.ci_lo)) {
 		strbuf_adds(&sb, "[");
-		unit_format(&sb, &us, ms->cross.ci_lo);
+		unit_format(&sb, &us, ms->cross.r >= 0 && ms->cross.ci_lo < 0 ? 0 : ms->cross.ci_lo);
 		strbuf_adds(&sb, ", ");
 		unit_format(&sb, &us, ms->cross.ci_hi);
 		strbuf_adds(&sb, "]");
@@ -96,10 +99,10 @@ static void cross_row(struct texttable *t, size_t row, const struct result_metri
 }
 
 static void stat_row(struct texttable *t, const struct result *r, const struct analysis *a,
-		     size_t m)
+		     size_t v, size_t m)
 {
 	const struct result_metric *met = &r->metrics[m];
-	const struct metric_summary *ms = analysis_find(a, 0, m);
+	const struct metric_summary *ms = analysis_find(a, v, m);
 	size_t row = texttable_row(t);
 	struct unit_scale us;
 
@@ -167,19 +170,27 @@ void report_notes(const struct result *r, const struct result_note *extra, size_
 	}
 }
 
-void report_stat_table(const struct result *r, const struct table_opts *o, struct strbuf *out)
+/* One table per variant: stat has several only with --parameter-list/-scan. */
+static void stat_variant(const struct result *r, const struct analysis *a, size_t v,
+			 const struct table_opts *o, struct strbuf *out)
 {
-	struct analysis a;
 	struct texttable t;
 	size_t row, measured = 0, warm = 0;
 
-	analysis_compute(r, &a);
 	for (size_t i = 0; i < r->nruns; i++)
-		r->runs[i].warmup ? warm++ : measured++;
+		if ((size_t)r->runs[i].variant == v || !r->nvariants)
+			r->runs[i].warmup ? warm++ : measured++;
 	strbuf_adds(out, "\n Performance counter stats for '");
 	if (r->nvariants)
-		report_command_line(r->variants[0].argv, out);
-	strbuf_addf(out, "' (%zu run%s", measured, measured == 1 ? "" : "s");
+		report_command_line(r->variants[v].argv, out);
+	strbuf_adds(out, "'");
+	if (r->nvariants > 1) {
+		struct strbuf name = STRBUF_INIT;
+
+		strbuf_addf(out, " [%s]", printable_in(&name, r->variants[v].name));
+		strbuf_release(&name);
+	}
+	strbuf_addf(out, " (%zu run%s", measured, measured == 1 ? "" : "s");
 	if (warm)
 		strbuf_addf(out, " + %zu warm-up", warm);
 	strbuf_adds(out, "):\n\n");
@@ -194,9 +205,21 @@ void report_stat_table(const struct result *r, const struct table_opts *o, struc
 	texttable_set(&t, row, 6, "runs");
 	for (size_t m = 0; m < r->nmetrics; m++)
 		if ((!r->metrics[m].hidden || o->verbose) && r->metrics[m].source != MSRC_PROFILE)
-			stat_row(&t, r, &a, m);
-	texttable_render(&t, 2, out);
+			stat_row(&t, r, a, v, m);
+	if (o->markdown)
+		texttable_render_markdown(&t, out);
+	else
+		texttable_render(&t, 2, out);
 	texttable_release(&t);
+}
+
+void report_stat_table(const struct result *r, const struct table_opts *o, struct strbuf *out)
+{
+	struct analysis a;
+
+	analysis_compute(r, &a);
+	for (size_t v = 0; v < (r->nvariants ? r->nvariants : 1); v++)
+		stat_variant(r, &a, v, o, out);
 	report_profile_top(r, o, out);
 	report_notes(r, a.warnings, a.nwarnings, o, out);
 	analysis_release(&a);

@@ -13,6 +13,7 @@
 struct table_opts {
 	int color;	/* ANSI colours (terminal only) */
 	int verbose;	/* also quartiles, MAD and outlier counts */
+	int markdown;	/* tables as markdown (--export-markdown), no colour */
 };
 
 void report_stat_table(const struct result *r, const struct table_opts *o, struct strbuf *out);

@@ -130,3 +130,30 @@ void texttable_render(const struct texttable *t, size_t indent, struct strbuf *o
 	}
 	free(w);
 }
+
+static void markdown_cell(struct strbuf *out, const char *s)
+{
+	strbuf_adds(out, " ");
+	for (; s && *s; s++) {
+		if (*s == '|')
+			strbuf_addch(out, '\\');
+		strbuf_addch(out, *s);
+	}
+	strbuf_adds(out, " |");
+}
+
+void texttable_render_markdown(const struct texttable *t, struct strbuf *out)
+{
+	for (size_t r = 0; r < t->nrows; r++) {
+		strbuf_addch(out, '|');
+		for (size_t c = 0; c < t->ncols; c++)
+			markdown_cell(out, t->span[r] && c > 1 ? NULL : t->cells[r * t->ncols + c]);
+		strbuf_addch(out, '\n');
+		if (r)
+			continue;
+		strbuf_addch(out, '|');
+		for (size_t c = 0; c < t->ncols; c++)
+			strbuf_adds(out, t->align[c] == 'r' ? " ---: |" : " :--- |");
+		strbuf_addch(out, '\n');
+	}
+}

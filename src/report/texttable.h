@@ -39,5 +39,8 @@ void texttable_color(struct texttable *t, size_t row, size_t col, const char *sg
 void texttable_span(struct texttable *t, size_t row);
 /* Render with `indent` leading spaces and two spaces between columns. */
 void texttable_render(const struct texttable *t, size_t indent, struct strbuf *out);
+/* The same table as markdown (--export-markdown): the first row is the
+ * header, alignment in the separator row, '|' in cells escaped, no colour. */
+void texttable_render_markdown(const struct texttable *t, struct strbuf *out);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "core/path.h"
 #include "core/strbuf.h"
+#include "core/words.h"
 
 static char *realpath_or_error(const char *path, const char *prog, struct error *err)
 {
@@ -40,7 +41,14 @@ char *execpath_resolve(const char *prog, struct error *err)
 	path = path_search(prog, NULL, X_OK);
 	if (!path) {
 		error_set(err, ERR_RUNTIME, "cannot run '%s': %s", prog, strerror(ENOENT));
-		error_hint(err, "'%s' is not in PATH; give its path (e.g. ./%s)", prog, prog);
+		/* One word with blanks is a command line typed as one argument. */
+		if (words_has_blank(prog))
+			error_hint(err, "it is one word with blanks: give the program and its "
+				   "arguments as separate words (-- %s), or run it as a command "
+				   "line with --shell sh", prog);
+		else
+			error_hint(err, "'%s' is not in PATH; give its path (e.g. ./%s)", prog,
+				   prog);
 		return NULL;
 	}
 	found = realpath_or_error(path, prog, err);

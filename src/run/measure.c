@@ -28,7 +28,7 @@ int measure_run(const struct measure_spec *spec, struct spawner *server, struct 
 		struct measure_outcome *out, struct error *err)
 {
 	struct spawn_opts so = { spec->argv, spec->envp, spec->show_output, spec->pin_cpu,
-				 spec->keep_children };
+				 spec->keep_children, spec->input };
 	struct perf_set set = { NULL, 0 };
 	struct spawn sp;
 	size_t n = spec->nevents ? spec->nevents : 1;

@@ -249,6 +249,10 @@ int spawn_start(struct spawn *sp, struct spawner *server, struct sigwatch *sw,
 		add_strings(&payload, o->envp, &rq.nenv);
 	else
 		rq.nenv = -1;
+	if (o->input) {
+		strbuf_add(&payload, o->input, strlen(o->input) + 1);
+		rq.has_input = 1;
+	}
 	rq.payload = (uint32_t)payload.len;
 	rq.has_stderr_fd = sp->stderr_fd >= 0;
 	rc = server->broken || proto_send_fd(server->sock, &rq, sizeof(rq), sp->stderr_fd) ||

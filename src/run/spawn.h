@@ -10,7 +10,8 @@
  * counters can be opened on it before it execs; a close-on-exec pipe carries
  * errno back when exec fails, so "cannot run 'prog'" is told apart from
  * "prog failed". Its stdout goes to /dev/null and its stderr to a memory file
- * (kept for error reports) unless output is shown; its stdin is /dev/null.
+ * (kept for error reports) unless output is shown; its stdin is /dev/null,
+ * or a file opened afresh for every run (--input).
  * It gets no descriptor of pmustat's or the server's (descriptors pmustat
  * itself inherited pass through, as with any shell command).
  *
@@ -55,6 +56,7 @@ struct spawn_opts {
 	int show_output;	/* let the child's stdout/stderr through */
 	int pin_cpu;		/* sched_setaffinity to this CPU before exec; -1 = no */
 	int keep_children;	/* let processes the run leaves behind live on */
+	const char *input;	/* the child's stdin: this file, or NULL = /dev/null */
 };
 
 struct spawn {

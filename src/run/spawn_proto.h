@@ -24,7 +24,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-#define SPAWN_MAGIC 0x706d7574u	/* "pmut": the version with leftovers */
+#define SPAWN_MAGIC 0x706d7575u	/* "pmuu": the version with leftovers and stdin */
 #define SPAWN_NAMES_MAX 240	/* bytes of "name[pid]" list after spawn_finished */
 
 struct spawn_request {
@@ -36,6 +36,7 @@ struct spawn_request {
 	int32_t nenv;		/* -1: keep the server's environment */
 	int32_t has_stderr_fd;	/* an fd rides along with this message */
 	int32_t keep_children;	/* 1: let what the run leaves behind live on */
+	int32_t has_input;	/* 1: one more string after envp, the stdin file */
 };
 
 struct spawn_started {

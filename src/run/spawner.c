@@ -208,8 +208,9 @@ static void child_fail(int fd, int e)
 	_exit(127);
 }
 
-/* Split the payload into argv and envp arrays (pointers into payload). */
-static void split_strings(char *payload, int nargv, int nenv, char **argv, char **envp)
+/* Split the payload into argv and envp arrays (pointers into payload);
+ * what follows them is the stdin file, if any. */
+static char *split_strings(char *payload, int nargv, int nenv, char **argv, char **envp)
 {
 	char *p = payload;
 
@@ -220,6 +221,7 @@ static void split_strings(char *payload, int nargv, int nenv, char **argv, char 
 		envp[i] = p;
 	if (nenv >= 0)
 		envp[nenv] = NULL;
+	return p;
 }
 
 /* In the child, before release: die with the server, hold nothing of its. */
@@ -242,11 +244,12 @@ static void child_detach(const struct server *s, int go_wr, int ex_rd)
 
 /* In the child: wait for the go byte, set up stdio and CPU, exec. */
 static void child_main(const struct server *s, const struct spawn_request *rq, char **argv,
-		       char **envp, const int go[2], const int ex[2], int stderr_fd)
+		       char **envp, const char *input, const int go[2], const int ex[2],
+		       int stderr_fd)
 {
 	char c;
 	ssize_t r;
-	int devnull;
+	int devnull, in;
 
 	child_detach(s, go[1], ex[0]);
 	do
@@ -268,7 +271,13 @@ static void child_main(const struct server *s, const struct spawn_request *rq, c
 	devnull = open("/dev/null", O_RDWR);
 	if (devnull < 0)
 		child_fail(ex[1], errno);
-	dup2(devnull, 0);
+	/* Opened here, for every run: each one reads the file from its start. */
+	in = input ? open(input, O_RDONLY) : devnull;
+	if (in < 0)
+		child_fail(ex[1], errno);
+	dup2(in, 0);
+	if (in != devnull && in > 2)
+		close(in);
 	if (!rq->show_output) {
 		dup2(devnull, 1);
 		if (stderr_fd >= 0)
@@ -427,16 +436,17 @@ static void serve_one(struct server *s, const struct spawn_request *rq, char *pa
 	char **envp = calloc((size_t)(rq->nenv > 0 ? rq->nenv : 0) + 1, sizeof(char *));
 	struct spawn_started started = { 0, 0 };
 	struct run r = { .rq = rq, .go_wr = -1, .ex_rd = -1 };
+	const char *input;
 	int go[2], ex[2];
 
 	if (!argv || !envp || pipe2(go, O_CLOEXEC) || pipe2(ex, O_CLOEXEC)) {
 		started.err = errno ? errno : ENOMEM;
 		goto fail;
 	}
-	split_strings(payload, rq->nargv, rq->nenv, argv, envp);
+	input = split_strings(payload, rq->nargv, rq->nenv, argv, envp);
 	r.pid = fork();
 	if (r.pid == 0)
-		child_main(s, rq, argv, envp, go, ex, stderr_fd);
+		child_main(s, rq, argv, envp, rq->has_input ? input : NULL, go, ex, stderr_fd);
 	close(go[0]);
 	close(ex[1]);
 	r.go_wr = go[1];

@@ -1,7 +1,9 @@
 # `make install PREFIX=...` installs libpmustat usably: the example of
 # docs/regions.md, compiled with `pkg-config --cflags --libs pmustat` against
-# the installed tree only, runs standalone and reports its regions with the
-# right entry counts; the static library links without the shared one.
+# the installed tree only, runs standalone — without LD_LIBRARY_PATH, the
+# .pc carries a run path — and reports its regions with the right entry
+# counts; the static library links without the shared one. The installed
+# pmustat runs from anywhere, and the completions are installed.
 # Builds with the sanitizer flags of this build (PMUSTAT_TEST_SAN, exported
 # by lib/pmustat/build.mk), since an ASan libpmustat needs an ASan program.
 . "$TESTLIB"
@@ -31,25 +33,33 @@ done
 if [ $full = 1 ]; then
 	[ -x "$prefix/bin/pmustat" ] || fail "pmustat not installed"
 	[ -f "$prefix/share/man/man1/pmustat.1" ] || fail "pmustat.1 not installed"
+	grep -q '^complete -o default -F _pmustat pmustat' \
+		"$prefix/share/bash-completion/completions/pmustat" || fail "bash completion"
+	grep -q '^#compdef pmustat' "$prefix/share/zsh/site-functions/_pmustat" || fail "zsh completion"
+	# From another directory, with nothing of the build tree in the environment.
+	(cd / && env -u LD_LIBRARY_PATH -u PMUSTAT_SPAWNER "$prefix/bin/pmustat" stat -r 2 -q \
+		-m wall-time -o "$OLDPWD/installed.json" -- true) || fail "installed pmustat does not run"
+	expect_eq "$(jv installed.json complete)" true "installed pmustat: complete result"
 fi
 
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 expect_eq "$(pkg-config --modversion pmustat)" 0.1.0 "pkg-config version"
 flags=$(pkg-config --cflags --libs pmustat) || fail "pkg-config"
 flags=$(echo $flags)	# pkg-config pads with a blank
-expect_eq "$flags" "-I$prefix/include -L$prefix/lib -lpmustat" "pkg-config flags"
+expect_eq "$flags" "-I$prefix/include -L$prefix/lib -Wl,-rpath,$prefix/lib -lpmustat" "pkg-config flags"
 
 # The example in the docs, verbatim.
 awk '/^```c$/ { on = 1; next } /^```$/ { if (on) exit } on' "$SRCROOT/docs/regions.md" >example.c
 grep -q 'pmustat_region_begin("synth")' example.c || fail "example not found in docs/regions.md"
 # shellcheck disable=SC2086
 cc -std=c11 -Wall -Werror $SAN example.c $flags -o example || fail "example does not compile"
-[ "$(LD_LIBRARY_PATH="$prefix/lib" ./example)" = "$(LD_LIBRARY_PATH="$prefix/lib" ./example)" ] ||
-	fail "example output unstable"
-LD_LIBRARY_PATH="$prefix/lib" ./example >plain.out 2>plain.err || fail "example failed unmeasured"
+unset LD_LIBRARY_PATH
+readelf -d example | grep -q "R.*PATH.*$prefix/lib" || fail "example has no run path to $prefix/lib"
+[ "$(./example)" = "$(./example)" ] || fail "example output unstable"
+./example >plain.out 2>plain.err || fail "example failed unmeasured"
 [ ! -s plain.err ] || fail "unmeasured run wrote to stderr"
-LD_LIBRARY_PATH="$prefix/lib" PMUSTAT_EVENTS=task-clock PMUSTAT_OUTPUT=regions.json ./example \
-	>/dev/null || fail "example failed measured"
+PMUSTAT_EVENTS=task-clock PMUSTAT_OUTPUT=regions.json ./example >/dev/null ||
+	fail "example failed measured"
 expect_eq "$(jv regions.json regions.0.name)" hot "handle region"
 expect_eq "$(jv regions.json regions.0.count)" 10 "hot entered 10 times"
 expect_eq "$(jv regions.json regions.1.name)" synth "named region"

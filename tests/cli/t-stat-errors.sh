@@ -29,7 +29,7 @@ for bad in abc 0 -1 1.5; do
 	expect_in err "option '--repeat' expects"
 done
 run_pm 2 stat --timeout -3 -- true
-expect_in err "option '--timeout' expects a number"
+expect_in err "option '--timeout': '-3' is out of range"
 
 run_pm 2 stats -- true
 expect_in err "unknown command 'stats'"

@@ -3,13 +3,16 @@
  * argument vector, one argument per line, parsed against a table with
  * every option type the commands use — flags, counters, bounded integers
  * and numbers, strings, repeatable lists, a callback, a group heading and
- * "given" markers — first stopping at the first non-option, then not;
- * the help text is rendered too.
+ * "given" markers, an option of three words — first stopping at the first
+ * non-option, then not; the help text is rendered too. A callback splits
+ * its value into words without a shell (core/words, as --prepare does).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/parseopt.h"
+#include "core/strbuf.h"
+#include "core/words.h"
 #include "fuzz.h"
 
 static int refuse_bad(const struct option *opt, const char *arg, struct error *err)
@@ -18,6 +21,15 @@ static int refuse_bad(const struct option *opt, const char *arg, struct error *e
 	if (arg && !strcmp(arg, "bad"))
 		return error_set(err, ERR_USAGE, "bad value");
 	return 0;
+}
+
+static int split_words(const struct option *opt, const char *arg, struct error *err)
+{
+	char **w = words_split(arg, err);
+
+	(void)opt;
+	strv_free(w);
+	return w ? 0 : -1;
 }
 
 static void parse(int argc, const char **argv, int flags)
@@ -38,6 +50,9 @@ static void parse(int argc, const char **argv, int flags)
 		{ OPT_STRING, 'o', "output", &out, "file", "result" },
 		{ OPT_CALLBACK, 0, "backend", NULL, "name", "backend", 0, 0, refuse_bad, NULL,
 		  &used },
+		{ OPT_CALLBACK, 0, "prepare", NULL, "cmd", "hook", 0, 0, split_words, NULL },
+		{ OPT_CALLBACK, 0, "parameter-scan", NULL, "name min max", "scan", 0, 0, split_words,
+		  NULL, .nargs = 3 },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "quiet" },
 		{ OPT_COUNT, 'v', "verbose", &verbose, NULL, "more" },
 		{ OPT_END },

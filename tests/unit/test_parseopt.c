@@ -138,6 +138,30 @@ static void test_bounds_and_errors(void **state)
 	assert_int_equal(parse(&v, stray, PARSE_OPT_STOP_AT_NON_OPTION, &err), 0);
 }
 
+/* A number of the right kind outside the bounds is out of range, not "not a
+ * number"; malformed words still say what was expected. */
+static void test_out_of_range(void **state)
+{
+	const char *big[] = { "-r", "2000", NULL };
+	const char *huge[] = { "-r", "99999999999999999999", NULL };
+	const char *far[] = { "--timeout", "200", NULL };
+	const char *word[] = { "--timeout", "2x", NULL };
+	struct vals v;
+	struct error err;
+
+	(void)state;
+	assert_int_equal(parse(&v, big, 0, &err), -1);
+	assert_string_equal(err.msg, "option '--repeat': '2000' is out of range");
+	assert_string_equal(err.hint, "use a value from 1 to 1000");
+	assert_int_equal(parse(&v, huge, 0, &err), -1);
+	assert_string_equal(err.msg, "option '--repeat': '99999999999999999999' is out of range");
+	assert_int_equal(parse(&v, far, 0, &err), -1);
+	assert_string_equal(err.msg, "option '--timeout': '200' is out of range");
+	assert_string_equal(err.hint, "use a value from 0.001 to 10");
+	assert_int_equal(parse(&v, word, 0, &err), -1);
+	assert_string_equal(err.msg, "option '--timeout' expects a number, not '2x'");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -145,6 +169,7 @@ int main(void)
 		cmocka_unit_test(test_given_short_and_bundled),
 		cmocka_unit_test(test_spellings),
 		cmocka_unit_test(test_bounds_and_errors),
+		cmocka_unit_test(test_out_of_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

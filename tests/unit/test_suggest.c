@@ -197,6 +197,25 @@ static void test_pick_nothing_close(void **state)
 	assert_int_equal(suggest_pick("x", cands, 0, out, 3), 0);
 }
 
+/* Three letters with one replaced make another word, not a typo: perf's
+ * '--pid' must not be offered '--pin'; a missing, extra or swapped letter
+ * in a short word still is a typo. */
+static void test_pick_short_replacements(void **state)
+{
+	const char *opts[] = { "pin", "csv", "seed", "uarch" };
+
+	(void)state;
+	assert_null(suggest_option("pid", opts, 4));
+	assert_null(suggest_option("pig", opts, 4));
+	assert_string_equal(suggest_option("cvs", opts, 4), "csv");
+	assert_string_equal(suggest_option("sed", opts, 4), "seed");
+	assert_string_equal(suggest_option("pn", opts, 4), "pin");
+	/* From four letters on, one replaced letter is a typo again. */
+	assert_string_equal(suggest_option("seeb", opts, 4), "seed");
+	/* Names of events keep the looser rule. */
+	assert_string_equal(suggest_best("pid", opts, 4), "pin");
+}
+
 static void check_format(const char *const *names, size_t n, const char *want)
 {
 	struct strbuf sb;
@@ -228,6 +247,7 @@ int main(void)
 		cmocka_unit_test(test_pick_single_best),
 		cmocka_unit_test(test_pick_ties_and_max),
 		cmocka_unit_test(test_pick_nothing_close),
+		cmocka_unit_test(test_pick_short_replacements),
 		cmocka_unit_test(test_format),
 	};
 
