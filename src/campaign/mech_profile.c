@@ -354,7 +354,7 @@ static int profile_plan(struct campaign *c, void **state, struct error *err)
 	struct sample_opts so = { SAMPLE_CYCLES, 0, 0, PROFILE_PAGES };
 	int hw;
 
-	if (!c->o->profile)
+	if (!(c->o->profile & PROFILE_TIME))
 		return 0;
 	so.freq = c->o->profile_hz ? c->o->profile_hz : PROFILE_DEFAULT_HZ;
 	so.exclude_kernel = c->res.kernel_excluded;

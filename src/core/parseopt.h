@@ -39,6 +39,8 @@ struct option {
 				 * command can tell "--seed 0" from no --seed; name it
 				 * last: { OPT_UINT, 0, "seed", &seed, "n", "...",
 				 * .given = &seeded } */
+	int optional_arg;	/* long only: the value comes only as --name=VALUE;
+				 * a bare --name passes NULL (argh: "[=modes]") */
 };
 
 /* Stop parsing at the first non-option argument (the command to run). */

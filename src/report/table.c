@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/allocsites.h"
 #include "report/attribution.h"
 #include "core/printable.h"
 #include "report/analysis.h"
@@ -198,6 +199,7 @@ void report_stat_table(const struct result *r, const struct table_opts *o, struc
 	texttable_render(&t, 2, out);
 	texttable_release(&t);
 	report_profile_top(r, o, out);
+	report_allocsites(r, o, out);
 	report_notes(r, a.warnings, a.nwarnings, o, out);
 	analysis_release(&a);
 }
