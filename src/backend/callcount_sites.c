@@ -29,12 +29,9 @@ static struct callcount_image *current(struct parse *p, int32_t pid, int start)
 		if (o->img[i].pid == pid)
 			return o->img[i].ended ? NULL : &o->img[i];
 	if (o->n == p->alloc) {
-		size_t old = p->alloc;
-
 		ALLOC_GROW(o->img, o->n + 1, p->alloc);
 		p->site_alloc = xrealloc(p->site_alloc, p->alloc * sizeof(size_t));
 		p->map_alloc = xrealloc(p->map_alloc, p->alloc * sizeof(size_t));
-		(void)old;
 	}
 	memset(&o->img[o->n], 0, sizeof(o->img[o->n]));
 	p->site_alloc[o->n] = p->map_alloc[o->n] = 0;

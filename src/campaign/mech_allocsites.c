@@ -81,14 +81,18 @@ static void plan_variant(struct campaign *c, struct sites_state *s, size_t v)
 	callcount_init(cs);
 	if (callcount_add(cs, "allocs", &err) ||
 	    callcount_resolve(cs, &co, c->res.variants[v].argv[0], &err)) {
-		struct strbuf pv = STRBUF_INIT;
+		struct strbuf pv = STRBUF_INIT, of = STRBUF_INIT;
 
+		if (c->res.nvariants > 1)
+			strbuf_addf(&of, " of '%s'", printable_in(&pv, c->res.variants[v].name));
 		result_add_note(&c->res, NOTE_WARNING, NULL,
-				"call sites need a dynamically linked program: rebuild it "
-				"without -static (or use 'heaptrack' on a dynamic build)",
-				"allocation call sites of '%s' are not traced: %s",
-				printable_in(&pv, c->res.variants[v].name), err.msg);
+				"call sites are traced through the LD_PRELOAD shim, which needs a "
+				"dynamically linked program: rebuild it without -static (the "
+				"rest of the campaign is measured as asked)",
+				"allocation call sites%s are not traced: %s",
+				of.len ? of.buf : "", err.msg);
 		strbuf_release(&pv);
+		strbuf_release(&of);
 		return;
 	}
 	cs->sites = s->frames;
@@ -164,26 +168,35 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* The site's key: the function keys of its frames, innermost first, with
- * the functions inlined at each return address expanded, at most `frames`
- * of them; origin = where the innermost one is. */
+/*
+ * The site's key: the function keys of its frames (the return addresses
+ * the shim took, --profile-frames of them), innermost first, each expanded
+ * into the functions inlined at that address, as heaptrack shows them. A
+ * function next to itself is one frame: the part GCC split off a function
+ * (.part, .isra) and the copy of it inlined there have one key. origin =
+ * where the innermost call is.
+ */
 static void site_key(struct symbolizer *sym, const struct callcount_site *site,
-		     unsigned frames, struct strbuf *key, struct strbuf *origin)
+		     struct strbuf *key, struct strbuf *origin)
 {
-	unsigned have = 0;
+	const char *prev = NULL;
 
-	for (unsigned i = 0; i < site->nframes && have < frames; i++) {
-		struct sym_frame f[8];
+	for (unsigned i = 0; i < site->nframes; i++) {
+		struct sym_frame f[16];
 		/* A return address: the call is the instruction before it. */
-		int n = symbolizer_lookup(sym, site->frames[i] - 1, f, 8);
+		int n = symbolizer_lookup(sym, site->frames[i] - 1, f, 16);
 
-		for (int k = 0; k < n && have < frames; k++, have++) {
-			strbuf_addf(key, "%s%s", have ? "<" : "", f[k].key);
-			if (have)
+		for (int k = 0; k < n; k++) {
+			if (prev && !strcmp(prev, f[k].key))
 				continue;
-			strbuf_addf(origin, "%s", base_name(f[k].object));
-			if (f[k].file)
-				strbuf_addf(origin, ": %s:%d", base_name(f[k].file), f[k].line);
+			strbuf_addf(key, "%s%s", prev ? "<" : "", f[k].key);
+			if (!prev) {
+				strbuf_addf(origin, "%s", base_name(f[k].object));
+				if (f[k].file)
+					strbuf_addf(origin, ": %s:%d", base_name(f[k].file),
+						    f[k].line);
+			}
+			prev = f[k].key;
 		}
 	}
 }
@@ -200,8 +213,8 @@ static struct site_sum *sum_find(struct site_sum **all, size_t *n, const char *k
 }
 
 /* Every image's sites, symbolized and summed by key. */
-static size_t sum_sites(const struct callcount_sites *cs, unsigned frames,
-			struct site_sum **out, uint64_t *unsited)
+static size_t sum_sites(const struct callcount_sites *cs, struct site_sum **out,
+			uint64_t *unsited)
 {
 	size_t n = 0;
 
@@ -219,7 +232,7 @@ static size_t sum_sites(const struct callcount_sites *cs, unsigned frames,
 			struct strbuf key = STRBUF_INIT, origin = STRBUF_INIT;
 			struct site_sum *t;
 
-			site_key(sym, &im->sites[k], frames, &key, &origin);
+			site_key(sym, &im->sites[k], &key, &origin);
 			t = sum_find(out, &n, key.buf);
 			t->calls += im->sites[k].calls;
 			t->bytes += im->sites[k].bytes;
@@ -289,7 +302,7 @@ static void record_sites(struct campaign *c, struct sites_state *s, size_t v,
 {
 	struct site_sum *t;
 	uint64_t unsited;
-	size_t n = sum_sites(cs, s->frames, &t, &unsited);
+	size_t n = sum_sites(cs, &t, &unsited);
 	double tot[4] = { 0, 0, 0, (double)n };
 
 	for (size_t i = 0; i < n; i++) {

@@ -205,6 +205,9 @@ void report_allocsites(const struct result *r, const struct table_opts *o, struc
 			strbuf_addf(out, "\nallocations by call site (%zu traced run%s, not timed; "
 				    "exact counts per run):\n", t.runs_b, t.runs_b == 1 ? "" : "s");
 			render_stat(&t, out);
+		} else if (t.runs_b) {
+			strbuf_addf(out, "\nallocations by call site: none (no allocating call in "
+				    "%zu traced run%s)\n", t.runs_b, t.runs_b == 1 ? "" : "s");
 		}
 		allocsites_release(&t);
 		return;
