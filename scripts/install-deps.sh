@@ -5,7 +5,7 @@
 # `install-deps.sh fuzz` adds what `make fuzz` needs: clang and its sanitizer
 # and libFuzzer runtimes (only recommended by clang, so named here).
 set -u
-PKGS="gcc make pkg-config libpfm4-dev libjansson-dev libelf-dev libdw-dev libcmocka-dev valgrind
+PKGS="gcc make pkg-config libpfm4-dev libjansson-dev libelf-dev libdw-dev libcmocka-dev valgrind heaptrack
 	elfutils lld"
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-dev"
 missing=""

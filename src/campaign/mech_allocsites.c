@@ -279,7 +279,7 @@ static void note_left_out(struct campaign *c, struct sites_state *s, const char 
 static void check_agreement(struct campaign *c, struct sites_state *s, size_t v,
 			    const double tot[4])
 {
-	struct strbuf pv = STRBUF_INIT;
+	struct strbuf pv = STRBUF_INIT, of = STRBUF_INIT;
 
 	if (!s->have_first[v]) {
 		memcpy(s->first[v], tot, sizeof(s->first[v]));
@@ -288,13 +288,16 @@ static void check_agreement(struct campaign *c, struct sites_state *s, size_t v,
 	}
 	if (!memcmp(s->first[v], tot, sizeof(s->first[v])) || s->disagreed[v]++)
 		return;
+	if (c->res.nvariants > 1)
+		strbuf_addf(&of, " of '%s'", printable_in(&pv, c->res.variants[v].name));
 	result_add_note(&c->res, NOTE_WARNING, NULL,
 			"the per-site figures are means over the traced runs",
-			"traced runs of '%s' disagree: %.0f then %.0f allocating calls, %.0f then "
+			"traced runs%s disagree: %.0f then %.0f allocating calls, %.0f then "
 			"%.0f temporaries, %.0f then %.0f sites (the program's allocations are not "
-			"deterministic)", printable_in(&pv, c->res.variants[v].name),
+			"deterministic)", of.len ? of.buf : "",
 			s->first[v][0], tot[0], s->first[v][2], tot[2], s->first[v][3], tot[3]);
 	strbuf_release(&pv);
+	strbuf_release(&of);
 }
 
 static void record_sites(struct campaign *c, struct sites_state *s, size_t v,
