@@ -22,7 +22,7 @@ perf record -q -e cpu-clock -F "$RATE" -o "$tmp/p.data" -- /bin/true >/dev/null 
 
 for r in $(seq "$ROUNDS"); do
 	timeit "$PMUSTAT" stat -q -r "$RUNS" -- $CMD >>"$tmp/plain"
-	timeit "$PMUSTAT" stat -q -r "$RUNS" --profile --profile-rate "$RATE" -- $CMD >>"$tmp/prof"
+	timeit "$PMUSTAT" stat -q -r "$RUNS" --profile=time --profile-rate "$RATE" -- $CMD >>"$tmp/prof"
 	if [ $have_perf = 1 ]; then
 		t=0
 		for i in $(seq "$RUNS"); do
