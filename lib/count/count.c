@@ -73,6 +73,7 @@ static struct site sites[SITE_SLOTS];
 static int site_depth;			/* frames per site; 0 = no sites */
 static _Atomic uint64_t unsited;	/* allocating calls not placed in the table */
 static uintptr_t self_lo, self_hi;	/* the shim's own code */
+static int (*unwind)(void **, int);	/* unw_backtrace, else glibc's backtrace */
 
 TLS int in_hook;		/* this thread is inside the shim's unwinding */
 TLS void *last_ptr;		/* this thread's last allocation, if nothing since */
@@ -130,7 +131,7 @@ static struct site *caller_site(void)
 	int n, i = 0, k = 0;
 
 	in_hook = 1;
-	n = backtrace(buf, site_depth + 4);
+	n = unwind(buf, site_depth + 4);
 	in_hook = 0;
 	while (i < n && in_self(buf[i]))
 		i++;
@@ -194,8 +195,29 @@ static int find_self(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
+/*
+ * The unwinder: libunwind's unw_backtrace when libunwind.so.8 is installed
+ * (Debian libunwind8, which heaptrack uses too), because it caches what it
+ * learned of each return address and is several times faster per call than
+ * libgcc's, which interprets the .eh_frame rules anew for every frame; else
+ * glibc's backtrace() (libgcc). PMUSTAT_COUNT_UNWINDER=libgcc picks the
+ * latter (bench/allocsites.sh compares them).
+ */
+static void choose_unwinder(void)
+{
+	const char *want = getenv("PMUSTAT_COUNT_UNWINDER");
+	void *h = want && !strcmp(want, "libgcc") ? NULL
+						  : dlopen("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+
+	if (h)
+		*(void **)&unwind = dlsym(h, "unw_backtrace");
+	if (!unwind)
+		unwind = backtrace;
+}
+
 /* Turn on call sites: find our own code, and load the unwinder now (its
- * first use dlopen()s libgcc_s, which must not happen inside malloc). */
+ * first use dlopen()s libgcc_s or fills caches, which must not happen
+ * inside the program's malloc). */
 static void sites_init(const char *v)
 {
 	struct self_find sf = { (uintptr_t)&sites_init, 0, 0 };
@@ -208,7 +230,8 @@ static void sites_init(const char *v)
 	self_lo = sf.lo;
 	self_hi = sf.hi;
 	in_hook = 1;
-	backtrace(prime, 4);
+	choose_unwinder();
+	unwind(prime, 4);
 	in_hook = 0;
 	site_depth = d > CALLCOUNT_MAX_FRAMES ? CALLCOUNT_MAX_FRAMES : (int)d;
 }
@@ -421,6 +444,7 @@ static void report(enum callcount_rec_kind kind)
 	if (fd >= 0 && kind != CC_REC_START && site_depth) {
 		in_hook++;
 		r.unsited = atomic_exchange(&unsited, 0);
+		r.flags = unwind != backtrace ? CC_FLAG_LIBUNWIND : 0;
 		put_sites(fd);
 		dl_iterate_phdr(put_object_maps, &fd);
 		in_hook--;

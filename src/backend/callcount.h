@@ -232,6 +232,7 @@ struct callcount_image {
 	size_t nmaps;
 	uint64_t unsited;	/* allocating calls the shim's table had no room for */
 	int ended;		/* its END record arrived (else it lost its sites) */
+	unsigned flags;		/* CC_FLAG_* of its END record */
 };
 
 struct callcount_sites {

@@ -73,6 +73,10 @@ struct callcount_hdr {
 	uint32_t size;		/* bytes of the whole record, a multiple of 8 */
 };
 
+/* The stacks were unwound by libunwind's unw_backtrace (else by glibc's
+ * backtrace(), libgcc's unwinder). */
+#define CC_FLAG_LIBUNWIND 1u
+
 /* START, EXIT, EXEC. */
 struct callcount_record {
 	uint32_t magic;		/* the header's fields, flat */
@@ -81,7 +85,7 @@ struct callcount_record {
 	int32_t pid;
 	uint32_t size;		/* sizeof(struct callcount_record) */
 	uint32_t nslots;	/* CC_NSLOTS */
-	uint32_t pad;
+	uint32_t flags;		/* CC_FLAG_*: how the image's sites were taken */
 	uint64_t counts[CC_NSLOTS];
 	uint64_t unsited;	/* allocating calls whose stack found no room in the
 				 * shim's site table (counted, not placed) */

@@ -69,6 +69,7 @@ static void on_record(void *ctx, const struct callcount_hdr *h, const void *rec)
 							  xstrdup(r->path) };
 	} else if (h->kind != CC_REC_START) {
 		im->unsited += ((const struct callcount_record *)rec)->unsited;
+		im->flags |= ((const struct callcount_record *)rec)->flags;
 		im->ended = 1;
 	}
 }

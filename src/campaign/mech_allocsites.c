@@ -41,6 +41,7 @@ struct sites_state {
 	double (*first)[4];
 	int *have_first, *disagreed;
 	unsigned notes;			/* runs whose sites were left out */
+	int unwinder_noted;
 };
 
 struct sites_run {
@@ -332,6 +333,29 @@ static void record_sites(struct campaign *c, struct sites_state *s, size_t v,
 	check_agreement(c, s, v, tot);
 }
 
+/* Which unwinder the shim used, once: libgcc's is several times slower. */
+static void note_unwinder(struct campaign *c, struct sites_state *s,
+			  const struct callcount_sites *cs)
+{
+	int lu = 0;
+
+	if (s->unwinder_noted || !cs->n)
+		return;
+	s->unwinder_noted = 1;
+	for (size_t i = 0; i < cs->n; i++)
+		lu |= (cs->img[i].flags & CC_FLAG_LIBUNWIND) != 0;
+	if (lu)
+		result_add_note(&c->res, NOTE_NOTE, NULL, NULL, "allocation call sites: stacks "
+				"unwound by libunwind (unw_backtrace, .eh_frame with a cache per "
+				"return address)");
+	else
+		result_add_note(&c->res, NOTE_NOTE, NULL,
+				"install libunwind8 ('apt-get install libunwind8') for traced runs "
+				"several times faster",
+				"allocation call sites: stacks unwound by glibc's backtrace() "
+				"(libgcc's unwinder, .eh_frame rules read anew for every frame)");
+}
+
 static void sites_end(struct campaign *c, void *state, void *run,
 		      const struct measure_outcome *out, size_t run_index)
 {
@@ -354,6 +378,7 @@ static void sites_end(struct campaign *c, void *state, void *run,
 		note_left_out(c, s, why);
 	else
 		record_sites(c, s, v, &cs, run_index);
+	note_unwinder(c, s, &cs);
 	callcount_sites_release(&cs);
 	callcount_values_release(&vals);
 }

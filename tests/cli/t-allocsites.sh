@@ -28,6 +28,11 @@ expect_eq "$(jv t.json runs.0.traced)" true "first run traced"
 expect_eq "$(jv t.json runs.1.traced)" true "second run traced"
 jv t.json runs.0.values.wall-time.value >/dev/null 2>&1 && fail "a traced run has a wall time"
 expect_eq "$(jv t.json runs.2.traced 2>/dev/null)" "" "measured runs are not traced"
+# libgcc's unwinder (glibc's backtrace()) finds the same, where libunwind is used.
+PMUSTAT_COUNT_UNWINDER=libgcc run_pm 0 stat --profile=allocs -r 1 -o g.json -- "$A" 1000 temps=500
+expect_in out "unwound by glibc's backtrace()"
+expect_eq "$(json_find g.json alloc_sites.0.sites site "$top" temporaries)" 500.0 "libgcc: temporaries"
+expect_eq "$(json_find g.json alloc_sites.0.sites site "$top" calls)" 500.0 "libgcc: calls"
 # The per-run site metrics are in the result: report recomputes the section.
 run_pm 0 report t.json
 expect_in out "allocations by call site"
