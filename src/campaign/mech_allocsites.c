@@ -42,6 +42,8 @@ struct sites_state {
 	int *have_first, *disagreed;
 	unsigned notes;			/* runs whose sites were left out */
 	int unwinder_noted;
+	char **gaps;			/* symbolization gaps already noted */
+	size_t ngaps;
 };
 
 struct sites_run {
@@ -67,6 +69,9 @@ static void sites_release(void *state)
 	free(s->first);
 	free(s->have_first);
 	free(s->disagreed);
+	for (size_t i = 0; i < s->ngaps; i++)
+		free(s->gaps[i]);
+	free(s->gaps);
 	free(s);
 }
 
@@ -213,9 +218,25 @@ static struct site_sum *sum_find(struct site_sum **all, size_t *n, const char *k
 	return &(*all)[(*n)++];
 }
 
+/* What the symbolizer lacked (stripped objects, ...), each once. */
+static void note_gaps(struct campaign *c, struct sites_state *s, struct symbolizer *sym)
+{
+	for (const char *const *g = symbolizer_gaps(sym); *g; g++) {
+		size_t i = 0;
+
+		while (i < s->ngaps && strcmp(s->gaps[i], *g))
+			i++;
+		if (i < s->ngaps)
+			continue;
+		s->gaps = xrealloc(s->gaps, (s->ngaps + 1) * sizeof(char *));
+		s->gaps[s->ngaps++] = xstrdup(*g);
+		result_add_note(&c->res, NOTE_NOTE, NULL, NULL, "allocation call sites: %s", *g);
+	}
+}
+
 /* Every image's sites, symbolized and summed by key. */
-static size_t sum_sites(const struct callcount_sites *cs, struct site_sum **out,
-			uint64_t *unsited)
+static size_t sum_sites(struct campaign *c, struct sites_state *st,
+			const struct callcount_sites *cs, struct site_sum **out, uint64_t *unsited)
 {
 	size_t n = 0;
 
@@ -243,6 +264,7 @@ static size_t sum_sites(const struct callcount_sites *cs, struct site_sum **out,
 			strbuf_release(&key);
 			strbuf_release(&origin);
 		}
+		note_gaps(c, st, sym);
 		symbolizer_free(sym);
 	}
 	return n;
@@ -306,7 +328,7 @@ static void record_sites(struct campaign *c, struct sites_state *s, size_t v,
 {
 	struct site_sum *t;
 	uint64_t unsited;
-	size_t n = sum_sites(cs, &t, &unsited);
+	size_t n = sum_sites(c, s, cs, &t, &unsited);
 	double tot[4] = { 0, 0, 0, (double)n };
 
 	for (size_t i = 0; i < n; i++) {
