@@ -93,10 +93,16 @@ case "$top" in *"<bool_lc"*) ;; *) fail "top site is not the bool_lc path: $top"
 d=$(jv r.json alloc_sites.0.sites.0.calls.delta)
 awk -v d="$d" 'BEGIN { exit !(d < -1000) }' || fail "bool_lc's calls did not drop: $d"
 
+# Deeper stacks say through what: Boolean::lc's temporaries inside addmany.
+run_pm 0 compare --profile=allocs --profile-frames 8 --blocks 1 -o r8.json -n upstream -- "$R" --storage vec --style upstream --labels 1 --blocks 2 -n inplace -- "$R" --storage vec --style inplace --labels 1 --blocks 2
+top=$(jv r8.json alloc_sites.0.sites.0.site)
+case "$top" in *"<bool_lc<cs_add_bool<u32_addmany<"*) ;; *) fail "top site (8 frames): $top" ;; esac
+t=$(jv r8.json alloc_sites.0.sites.0.temporaries.delta)
+awk -v t="$t" 'BEGIN { exit !(t < -1000) }' || fail "bool_lc's temporaries did not drop: $t"
+
 # heaptrack, run on the same commands, finds the same calls and temporaries
 # on the bool_lc path (stacks deep enough to hold it: 8 frames).
 if command -v heaptrack >/dev/null && command -v heaptrack_print >/dev/null; then
-	run_pm 0 compare --profile=allocs --profile-frames 8 --blocks 1 -o r8.json -n upstream -- "$R" --storage vec --style upstream --labels 1 --blocks 2 -n inplace -- "$R" --storage vec --style inplace --labels 1 --blocks 2
 	# ours: per traced run, the sum over the sites through bool_lc
 	ours() { # RUN PREFIX
 		jv r8.json "runs.$1.values" | tr ',' '\n' | grep -F "\"$2" | grep -F 'bool_lc' |
