@@ -56,16 +56,10 @@ static int site_metric(const struct result *r, size_t k, const char *key)
 	return m;
 }
 
-static int stat_mode;	/* qsort has no context: set around the sort only */
-
-static double rank_of(const struct allocsite_row *x)
-{
-	return stat_mode ? x->b[0] : fabs(x->b[0] - x->a[0]);
-}
-
 static int by_rank(const void *x, const void *y)
 {
-	double a = rank_of(x), b = rank_of(y);
+	double a = ((const struct allocsite_row *)x)->rank;
+	double b = ((const struct allocsite_row *)y)->rank;
 	int c = (a < b) - (a > b);
 
 	return c ? c : strcmp(((const struct allocsite_row *)x)->key,
@@ -100,9 +94,9 @@ int allocsites_compute(const struct result *r, size_t v, struct allocsite_table 
 			row->a[k] = mean_or_zero(r, ia, out->runs_a, mk);
 			row->b[k] = mean_or_zero(r, ib, out->runs_b, mk);
 		}
+		row->rank = v == base ? row->b[0] : fabs(row->b[0] - row->a[0]);
 		out->n++;
 	}
-	stat_mode = v == base;
 	qsort(out->row, out->n, sizeof(*out->row), by_rank);
 	free(ia);
 	free(ib);
@@ -135,7 +129,7 @@ static void render_compare(const struct result *r, const struct allocsite_table 
 	texttable_init(&tt, 6, "lrrrrr");
 	row = texttable_row(&tt);
 	texttable_set(&tt, row, 0, "call site (innermost first)");
-	texttable_set(&tt, row, 1, "%s calls", "baseline");
+	texttable_set(&tt, row, 1, "baseline calls");
 	texttable_set(&tt, row, 2, "calls");
 	texttable_set(&tt, row, 3, "Δ calls");
 	texttable_set(&tt, row, 4, "Δ bytes");

@@ -34,6 +34,7 @@ struct allocsite_row {
 	const char *origin;	/* the innermost frame's object: file:line, or NULL */
 	double a[3], b[3];	/* calls, bytes, temporaries per traced run:
 				 * baseline (a) and variant (b); stat: b only */
+	double rank;		/* what the rows are sorted by: |Δcalls| (stat: calls) */
 };
 
 struct allocsite_table {
