@@ -206,6 +206,8 @@ static unsigned count_lost(struct pid_balance *b, size_t n)
 {
 	unsigned lost = 0;
 
+	if (!n)
+		return 0;	/* b may be NULL: no records at all */
 	qsort(b, n, sizeof(*b), cmp_pid);
 	for (size_t i = 0; i < n;) {
 		long sum = 0;
