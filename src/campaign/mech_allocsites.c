@@ -93,8 +93,8 @@ static void plan_variant(struct campaign *c, struct sites_state *s, size_t v)
 			strbuf_addf(&of, " of '%s'", printable_in(&pv, c->res.variants[v].name));
 		result_add_note(&c->res, NOTE_WARNING, NULL,
 				"call sites are traced through the LD_PRELOAD shim, which needs a "
-				"dynamically linked program: rebuild it without -static (the "
-				"rest of the campaign is measured as asked)",
+				"dynamically linked program without a sanitizer and not setuid: "
+				"build one so (the rest of the campaign is measured as asked)",
 				"allocation call sites%s are not traced: %s",
 				of.len ? of.buf : "", err.msg);
 		strbuf_release(&pv);
