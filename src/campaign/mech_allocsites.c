@@ -110,9 +110,13 @@ static int sites_plan(struct campaign *c, void **state, struct error *err)
 	struct sites_state *s;
 	size_t usable = 0;
 
-	(void)err;
-	if (!(c->o->profile & PROFILE_ALLOCS))
-		return 0;
+	if (!(c->o->profile & PROFILE_ALLOCS)) {
+		if (!c->o->trace_runs && !c->o->profile_frames)
+			return 0;
+		error_set(err, ERR_USAGE, "%s applies to allocation call sites only",
+			  c->o->trace_runs ? "--trace-runs" : "--profile-frames");
+		return error_hint(err, "add --profile=allocs (or a bare --profile)");
+	}
 	if (c->o->dry_run) {
 		result_add_note(&c->res, NOTE_NOTE, NULL, NULL, "allocation call sites are traced "
 				"in untimed runs of their own when the campaign runs");

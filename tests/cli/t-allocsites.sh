@@ -75,6 +75,10 @@ run_pm 2 stat --profile=time,heap -- touch ran
 expect_in err "error: unknown --profile mode 'heap'"
 expect_in err "hint: the modes are time and allocs"
 [ ! -e ran ] || fail "the command ran despite a usage error"
+run_pm 2 stat --profile=time --trace-runs 2 -- touch ran
+expect_in err "error: --trace-runs applies to allocation call sites only"
+expect_in err "hint: add --profile=allocs"
+[ ! -e ran ] || fail "the command ran despite a usage error"
 # A static program: a note says why and what to do; the campaign is kept.
 run_pm 0 stat --profile=allocs -r 2 -o st.json -- "$BUILD/allocn-static" 10
 expect_in out "allocation call sites are not traced"
