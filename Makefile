@@ -98,6 +98,7 @@ bench: all
 	@sh bench/run.sh $(abspath $(PMUSTAT))
 	@sh bench/output.sh $(abspath $(PMUSTAT))
 	@sh bench/profile.sh $(abspath $(PMUSTAT))
+	@sh bench/allocsites.sh $(abspath $(PMUSTAT))
 	@sh bench/verdicts.sh $(abspath $(PMUSTAT)) $(abspath $(BUILD))
 	@sh bench/compare-rules.sh $(abspath $(INTERNAL))
 	@sh bench/regions.sh $(abspath $(BUILD))

@@ -49,7 +49,7 @@ modes="none fp dwarf"
 for r in $(seq "$ROUNDS"); do
 	campaign plain
 	for m in $modes; do
-		campaign "$m" --profile --profile-rate "$RATE" --call-graph "$m"
+		campaign "$m" --profile=time --profile-rate "$RATE" --call-graph "$m"
 	done
 	if [ $have_perf = 1 ]; then
 		perf_run perf

@@ -7,7 +7,7 @@
 # `install-deps.sh chromium` adds the headless browser tests/cli/t-html.sh
 # renders the HTML report in (its DOM and a screenshot).
 set -u
-PKGS="gcc make pkg-config libpfm4-dev libjansson-dev libelf-dev libdw-dev libcmocka-dev valgrind
+PKGS="gcc make pkg-config libpfm4-dev libjansson-dev libelf-dev libdw-dev libcmocka-dev valgrind heaptrack
 	elfutils lld python3-jsonschema"
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-dev"
 [ "${1:-}" = chromium ] && PKGS="$PKGS chromium"

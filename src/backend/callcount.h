@@ -56,6 +56,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "backend/callcount_abi.h"
+#include "backend/symbols.h"
 #include "catalog/event.h"
 #include "core/error.h"
 
@@ -113,6 +115,8 @@ struct callcount_set {
 	char **objects;			/* interned object paths */
 	size_t nobjects;
 	char *shim;			/* preload: path of libpmustat-count.so */
+	unsigned sites;			/* preload: frames per allocation call site the
+					 * shim records (callcount_sites below); 0 = none */
 };
 
 struct callcount_opts {
@@ -208,6 +212,42 @@ void callcount_run_release(struct callcount_run *r);
 /* Sum records already read (the pure part of callcount_run_end). */
 int callcount_sum_records(const struct callcount_set *s, const void *data, size_t len,
 			  struct callcount_values *v, struct error *err);
+
+/* ---- preload mode: allocation call sites (set->sites > 0) ---------------- */
+
+/* One call stack of allocating calls, innermost return address first. */
+struct callcount_site {
+	uint64_t calls, bytes, temps;	/* temps: heaptrack's temporaries */
+	unsigned nframes;
+	uint64_t frames[CALLCOUNT_MAX_FRAMES];
+};
+
+/* What one process image reported: its sites and the executable mappings
+ * to symbolize them with (symbols.h). */
+struct callcount_image {
+	int32_t pid;
+	struct callcount_site *sites;
+	size_t nsites;
+	struct sym_map *maps;
+	size_t nmaps;
+	uint64_t unsited;	/* allocating calls the shim's table had no room for */
+	int ended;		/* its END record arrived (else it lost its sites) */
+	unsigned flags;		/* CC_FLAG_* of its END record */
+};
+
+struct callcount_sites {
+	struct callcount_image *img;
+	size_t n;
+};
+
+/* The images of a report file, in the order they began. -1 on corrupt
+ * records (as callcount_sum_records). */
+int callcount_parse_sites(const void *data, size_t len, struct callcount_sites *out,
+			  struct error *err);
+/* The same from a preload run's report file, after the run. */
+int callcount_run_sites(const struct callcount_run *r, struct callcount_sites *out,
+			struct error *err);
+void callcount_sites_release(struct callcount_sites *s);
 
 /* ---- uprobe mode, per run ---------------------------------------------- */
 

@@ -52,4 +52,13 @@ char *cc_preload_unusable(const struct callcount_set *s, const struct cc_objects
 int cc_use_preload(struct callcount_set *s, const struct callcount_opts *o,
 		   struct error *err);
 
+/* Check every record of a report file (callcount_abi.h) and show each to
+ * fn (optional); -1 with "truncated" or "record N is corrupt". */
+int cc_walk_records(const void *data, size_t len,
+		    void (*fn)(void *ctx, const struct callcount_hdr *h, const void *rec),
+		    void *ctx, struct error *err);
+/* Append a preload run's report file to sb. */
+struct strbuf;
+int cc_read_report(const struct callcount_run *r, struct strbuf *sb, struct error *err);
+
 #endif

@@ -120,7 +120,8 @@ static int env_is(const char *entry, const char *name)
 	return !strncmp(entry, name, n) && entry[n] == '=';
 }
 
-static char **preload_env(const char *shim, const char *path, char *const *base)
+static char **preload_env(const char *shim, const char *path, unsigned sites,
+			  char *const *base)
 {
 	const char *old = NULL;
 	size_t n = 0, k = 0;
@@ -131,13 +132,13 @@ static char **preload_env(const char *shim, const char *path, char *const *base)
 		base = environ;
 	while (base[n])
 		n++;
-	env = xcalloc(n + 3, sizeof(char *));
+	env = xcalloc(n + 4, sizeof(char *));
 	for (size_t i = 0; i < n; i++) {
 		if (env_is(base[i], "LD_PRELOAD")) {
 			old = base[i] + strlen("LD_PRELOAD=");
 			continue;
 		}
-		if (!env_is(base[i], CALLCOUNT_FILE_ENV))
+		if (!env_is(base[i], CALLCOUNT_FILE_ENV) && !env_is(base[i], CALLCOUNT_SITES_ENV))
 			env[k++] = xstrdup(base[i]);
 	}
 	/* First in the list, so the shim sees calls before any other preload. */
@@ -145,6 +146,10 @@ static char **preload_env(const char *shim, const char *path, char *const *base)
 	env[k++] = strbuf_detach(&sb);
 	strbuf_addf(&sb, "%s=%s", CALLCOUNT_FILE_ENV, path);
 	env[k++] = strbuf_detach(&sb);
+	if (sites) {
+		strbuf_addf(&sb, "%s=%u", CALLCOUNT_SITES_ENV, sites);
+		env[k++] = strbuf_detach(&sb);
+	}
 	return env;
 }
 
@@ -168,7 +173,7 @@ int callcount_run_begin(const struct callcount_set *s, char *const *base,
 		return -1;
 	}
 	close(fd);
-	r->envp = preload_env(s->shim, r->path, base);
+	r->envp = preload_env(s->shim, r->path, s->sites, base);
 	return 0;
 }
 
@@ -201,6 +206,8 @@ static unsigned count_lost(struct pid_balance *b, size_t n)
 {
 	unsigned lost = 0;
 
+	if (!n)
+		return 0;	/* b may be NULL: no records at all */
 	qsort(b, n, sizeof(*b), cmp_pid);
 	for (size_t i = 0; i < n;) {
 		long sum = 0;
@@ -215,35 +222,88 @@ static unsigned count_lost(struct pid_balance *b, size_t n)
 	return lost;
 }
 
-int callcount_sum_records(const struct callcount_set *s, const void *data, size_t len,
-			  struct callcount_values *v, struct error *err)
+static int count_record_ok(const struct callcount_hdr *h, const void *p)
 {
-	const struct callcount_record *rec = data;
-	size_t n = len / sizeof(*rec);
-	uint64_t total[CC_NSLOTS] = { 0 };
-	struct pid_balance *bal;
+	const struct callcount_record *rec = p;
 
-	memset(v, 0, sizeof(*v));
-	if (len % sizeof(*rec))
-		return error_set(err, ERR_RUNTIME, "the call-count records are truncated "
-				 "(%zu bytes)", len);
-	bal = xcalloc(n ? n : 1, sizeof(*bal));
-	for (size_t i = 0; i < n; i++) {
-		if (rec[i].magic != CALLCOUNT_MAGIC || rec[i].version != CALLCOUNT_VERSION ||
-		    rec[i].nslots != CC_NSLOTS || rec[i].kind < CC_REC_START ||
-		    rec[i].kind > CC_REC_EXEC) {
-			free(bal);
+	if (h->size < sizeof(*h) || h->size % 8)
+		return 0;
+	if (h->kind == CC_REC_SITE)
+		return h->size == sizeof(struct callcount_site_rec);
+	if (h->kind == CC_REC_MAP)
+		return h->size > sizeof(struct callcount_map_rec) &&
+		       memchr((const char *)p + sizeof(struct callcount_map_rec), '\0',
+			      h->size - sizeof(struct callcount_map_rec)) != NULL;
+	return h->kind >= CC_REC_START && h->kind <= CC_REC_EXEC &&
+	       h->size == sizeof(*rec) && rec->nslots == CC_NSLOTS;
+}
+
+int cc_walk_records(const void *data, size_t len,
+		    void (*fn)(void *ctx, const struct callcount_hdr *h, const void *rec),
+		    void *ctx, struct error *err)
+{
+	size_t i = 0;
+
+	for (size_t off = 0; off < len; i++) {
+		const char *p = (const char *)data + off;
+		struct callcount_hdr h;
+
+		if (len - off < sizeof(h))
+			goto truncated;
+		memcpy(&h, p, sizeof(h));
+		if (h.magic == CALLCOUNT_MAGIC && h.version == CALLCOUNT_VERSION &&
+		    h.size > len - off)
+			goto truncated;
+		if (h.magic != CALLCOUNT_MAGIC || h.version != CALLCOUNT_VERSION ||
+		    !count_record_ok(&h, p)) {
 			error_set(err, ERR_RUNTIME, "call-count record %zu is corrupt", i);
 			return error_hint(err, "the shim and pmustat must come from one build");
 		}
-		bal[i].pid = rec[i].pid;
-		bal[i].delta = rec[i].kind == CC_REC_START ? 1 : -1;
-		v->processes += rec[i].kind == CC_REC_START;
-		for (int k = 0; k < CC_NSLOTS; k++)
-			total[k] += rec[i].counts[k];
+		if (fn)
+			fn(ctx, &h, p);
+		off += h.size;
 	}
-	v->lost = count_lost(bal, n);
-	free(bal);
+	return 0;
+truncated:
+	return error_set(err, ERR_RUNTIME, "the call-count records are truncated (%zu bytes)", len);
+}
+
+struct sum_ctx {
+	uint64_t total[CC_NSLOTS];
+	struct pid_balance *bal;
+	size_t n, alloc;
+	unsigned processes;
+};
+
+static void sum_one(void *ctx, const struct callcount_hdr *h, const void *p)
+{
+	struct sum_ctx *c = ctx;
+	const struct callcount_record *rec = p;
+
+	if (h->kind == CC_REC_SITE || h->kind == CC_REC_MAP)
+		return;
+	ALLOC_GROW(c->bal, c->n + 1, c->alloc);
+	c->bal[c->n].pid = rec->pid;
+	c->bal[c->n++].delta = rec->kind == CC_REC_START ? 1 : -1;
+	c->processes += rec->kind == CC_REC_START;
+	for (int k = 0; k < CC_NSLOTS; k++)
+		c->total[k] += rec->counts[k];
+}
+
+int callcount_sum_records(const struct callcount_set *s, const void *data, size_t len,
+			  struct callcount_values *v, struct error *err)
+{
+	struct sum_ctx c;
+
+	memset(v, 0, sizeof(*v));
+	memset(&c, 0, sizeof(c));
+	if (cc_walk_records(data, len, sum_one, &c, err)) {
+		free(c.bal);
+		return -1;
+	}
+	v->processes = c.processes;
+	v->lost = count_lost(c.bal, c.n);
+	free(c.bal);
 	if (!v->processes) {
 		error_set(err, ERR_RUNTIME, "no call counts from '%s': the LD_PRELOAD shim was "
 			  "not loaded", s->program ? s->program : "the program");
@@ -254,19 +314,17 @@ int callcount_sum_records(const struct callcount_set *s, const void *data, size_
 	for (size_t m = 0; m < s->nmetrics; m++)
 		for (char **sym = s->metrics[m].symbols; *sym; sym++)
 			if (cc_slot_of(*sym) >= 0)
-				v->value[m] += (double)total[cc_slot_of(*sym)];
+				v->value[m] += (double)c.total[cc_slot_of(*sym)];
 	return 0;
 }
 
-int callcount_run_end(const struct callcount_set *s, struct callcount_run *r,
-		      struct callcount_values *v, struct error *err)
+/* The whole report file of a preload run. */
+int cc_read_report(const struct callcount_run *r, struct strbuf *sb, struct error *err)
 {
-	struct strbuf sb = STRBUF_INIT;
 	char buf[8192];
 	ssize_t got;
-	int rc, fd;
+	int fd;
 
-	memset(v, 0, sizeof(*v));
 	if (!r->path)
 		return error_set(err, ERR_RUNTIME, "no call-count file: not a preload run");
 	fd = open(r->path, O_RDONLY | O_CLOEXEC);
@@ -278,14 +336,24 @@ int callcount_run_end(const struct callcount_set *s, struct callcount_run *r,
 		if (got < 0) {
 			error_set(err, ERR_RUNTIME, "cannot read '%s': %s", r->path, strerror(errno));
 			close(fd);
-			strbuf_release(&sb);
 			return -1;
 		}
-		strbuf_add(&sb, buf, (size_t)got);
+		strbuf_add(sb, buf, (size_t)got);
 	}
 	close(fd);
-	rc = callcount_sum_records(s, sb.buf, sb.len, v, err);
+	return 0;
+}
+
+int callcount_run_end(const struct callcount_set *s, struct callcount_run *r,
+		      struct callcount_values *v, struct error *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int rc;
+
+	memset(v, 0, sizeof(*v));
+	rc = cc_read_report(r, &sb, err);
+	if (!rc)
+		rc = callcount_sum_records(s, sb.buf, sb.len, v, err);
 	strbuf_release(&sb);
 	return rc;
 }
-

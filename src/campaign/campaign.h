@@ -57,6 +57,9 @@ struct campaign_progress {
 	double left_s;		/* time left of the budget, or -1 without one */
 };
 
+/* --profile modes (campaign_opts.profile). */
+enum { PROFILE_TIME = 1, PROFILE_ALLOCS = 2 };
+
 /*
  * Commands run around the measured ones and never measured (hyperfine's
  * --setup, --prepare, --conclude, --cleanup): setup once per variant before
@@ -91,7 +94,9 @@ struct campaign_opts {
 	int equal_paths;	/* exec variants through equal-length paths */
 	double max_time_s;	/* time budget, simulated runs included; 0 = none */
 	unsigned sim_runs;	/* simulated blocks (0: 3) */
-	int profile;		/* --profile: sample every native run */
+	int profile;		/* --profile modes: PROFILE_TIME | PROFILE_ALLOCS */
+	unsigned trace_runs;	/* traced (untimed) runs per variant (0: 1) */
+	unsigned profile_frames;	/* frames per allocation call site (0: 4) */
 	unsigned profile_hz;	/* --profile-rate (0: 999) */
 	const char *call_graph;	/* --call-graph: dwarf (NULL: the default), fp, none */
 	const char *sim_args;	/* words appended to each command in simulated
@@ -125,6 +130,7 @@ struct campaign {
 	int sim_valgrind, sim_ll_level;	/* what simulation could do (the policy asks) */
 	int native;			/* native runs are needed */
 	unsigned sim_blocks;		/* simulated blocks planned */
+	unsigned traced_blocks;		/* traced (untimed) blocks planned */
 	unsigned native_blocks;		/* native blocks run (incl. warm-up) */
 	uint64_t t0;			/* CLOCK_MONOTONIC ns when the runs began */
 	struct journal *journal;	/* -o FILE: runs appended as they finish */

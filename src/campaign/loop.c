@@ -11,6 +11,10 @@
  * runs too: the first simulated block runs before the native ones, its cost
  * predicts the rest, and the native blocks leave room for them. Simulated
  * blocks that do not fit are cut, with a note.
+ *
+ * Traced blocks (a mechanism's untimed runs, such as allocation call sites)
+ * run first, before any simulated or measured block, in an order of their
+ * own; their time counts against the budget like any other.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +29,7 @@ extern char **environ;
 
 struct loop {
 	struct campaign *c;
-	struct schedule native, sim;
+	struct schedule native, sim, traced;
 	size_t done, total;
 	unsigned blocks;		/* blocks run, any kind: the next block's number */
 	uint64_t native_ns, sim_ns;	/* time spent in each kind of block */
@@ -86,7 +90,7 @@ static int attach_all(void *ctx, pid_t pid, struct error *err)
 
 static int takes_part(const struct mech_slot *m, const struct sched_slot *slot)
 {
-	return m->ops->runs & (slot->sim ? MECH_SIM : MECH_NATIVE);
+	return m->ops->runs & (slot->sim ? MECH_SIM : slot->traced ? MECH_TRACED : MECH_NATIVE);
 }
 
 /* After the run: record, end every mechanism that began it, persist, and
@@ -190,7 +194,7 @@ static void progress(struct loop *l)
 
 /* Run one block's slots; 0, or -1 when a run failed (err) — a stop request
  * just ends the block early. Returns the block's duration in *ns. */
-static int run_block(struct loop *l, struct sched_slot *slots, int sim, uint64_t *ns,
+static int run_block(struct loop *l, struct sched_slot *slots, int kind, uint64_t *ns,
 		     struct error *err)
 {
 	struct campaign *c = l->c;
@@ -198,8 +202,9 @@ static int run_block(struct loop *l, struct sched_slot *slots, int sim, uint64_t
 
 	for (size_t i = 0; i < c->res.nvariants; i++) {
 		slots[i].block = (int)l->blocks;
-		if (sim) {
-			slots[i].sim = 1;
+		if (kind != MECH_NATIVE) {
+			slots[i].sim = kind == MECH_SIM;
+			slots[i].traced = kind == MECH_TRACED;
 			slots[i].warmup = 0;
 		}
 	}
@@ -236,7 +241,7 @@ static int run_sim_block(struct loop *l, struct error *err)
 	schedule_block(&l->sim, (int)l->sim_run, slots);
 	strbuf_reset(&l->status);
 	strbuf_adds(&l->status, "simulating");
-	if (run_block(l, slots, 1, &ns, err))
+	if (run_block(l, slots, MECH_SIM, &ns, err))
 		return -1;
 	l->sim_ns += ns;
 	l->sim_run++;
@@ -292,7 +297,7 @@ static int run_native(struct loop *l, struct error *err)
 		uint64_t ns;
 
 		schedule_block(&l->native, (int)b, slots);
-		if (run_block(l, slots, 0, &ns, err))
+		if (run_block(l, slots, MECH_NATIVE, &ns, err))
 			return -1;
 		if (c->sw.stop_signal)
 			break;
@@ -308,11 +313,28 @@ static int run_native(struct loop *l, struct error *err)
 	return 0;
 }
 
+static int run_traced(struct loop *l, struct error *err)
+{
+	struct sched_slot slots[64];
+	uint64_t ns;
+
+	for (unsigned b = 0; b < l->c->traced_blocks && !l->c->sw.stop_signal; b++) {
+		schedule_block(&l->traced, (int)b, slots);
+		strbuf_reset(&l->status);
+		strbuf_adds(&l->status, "tracing");
+		if (run_block(l, slots, MECH_TRACED, &ns, err))
+			return -1;
+	}
+	return 0;
+}
+
 static int run_blocks(struct loop *l, struct error *err)
 {
 	struct campaign *c = l->c;
 
-	if (l->sim_planned) {
+	if (run_traced(l, err))
+		return -1;
+	if (l->sim_planned && !c->sw.stop_signal) {
 		if (run_sim_block(l, err))
 			return -1;
 		fit_sim_blocks(l);
@@ -353,7 +375,7 @@ int campaign_run(struct campaign *c, struct error *err)
 		return -1;
 	c->t0 = clock_now_ns();
 	l.sim_planned = c->sim_blocks;
-	l.total = (size_t)(native + c->sim_blocks) * c->res.nvariants;
+	l.total = (size_t)(native + c->sim_blocks + c->traced_blocks) * c->res.nvariants;
 	l.status = (struct strbuf)STRBUF_INIT;
 	l.why = (struct strbuf)STRBUF_INIT;
 	schedule_init(&l.native, c->o->seed, (int)c->res.nvariants, (int)c->groups,
@@ -361,6 +383,8 @@ int campaign_run(struct campaign *c, struct error *err)
 	/* Simulated blocks draw their own order, so that adding them leaves
 	 * the native schedule of a seed as it was. */
 	schedule_init(&l.sim, c->o->seed ^ 0x5157u, (int)c->res.nvariants, 1, 0,
+		      c->o->env_pad_max, c->o->shuffle);
+	schedule_init(&l.traced, c->o->seed ^ 0x7472u, (int)c->res.nvariants, 1, 0,
 		      c->o->env_pad_max, c->o->shuffle);
 	rc = run_blocks(&l, err);
 	/* --cleanup once the blocks are over, also after a failed run (its

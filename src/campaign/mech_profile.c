@@ -767,7 +767,7 @@ static int profile_plan(struct campaign *c, void **state, struct error *err)
 	};
 	int hw;
 
-	if (!c->o->profile)
+	if (!(c->o->profile & PROFILE_TIME))
 		return 0;
 	if (chain_mode(c, &so, err))
 		return -1;

@@ -306,7 +306,7 @@ static void sim_end(struct campaign *c, void *state, void *run,
 		if (sim_metric_value(&counts, c->res.metrics[s->metric[k]].name, &v) == 0)
 			campaign_set_value(c, run_index, s->metric[k], v);
 	}
-	if (c->o->profile)
+	if (c->o->profile & PROFILE_TIME)
 		record_functions(c, s, r, &counts, run_index);
 }
 

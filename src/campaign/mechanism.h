@@ -22,7 +22,10 @@
 #include "run/measure.h"
 #include "run/schedule.h"
 
-enum { MECH_NATIVE = 1, MECH_SIM = 2 };
+/* The kinds of run: measured (native), simulated (cachegrind), and traced
+ * (untimed runs of their own, e.g. allocation call sites, whose tracing
+ * would distort a timed run). */
+enum { MECH_NATIVE = 1, MECH_SIM = 2, MECH_TRACED = 4 };
 
 /* What one run will do; begin() may change any of it. */
 struct run_setup {
@@ -95,6 +98,7 @@ extern const struct mechanism_ops mech_calls;
 extern const struct mechanism_ops mech_sim;
 extern const struct mechanism_ops mech_regions;
 extern const struct mechanism_ops mech_profile;
+extern const struct mechanism_ops mech_allocsites;
 extern const struct mechanism_ops mech_host;
 
 /* ---- shared by the mechanisms and the planner (request.c) -------------- */

@@ -9,6 +9,7 @@
  *   sim      cachegrind, in simulated blocks of their own
  *   regions  counts inside the program's marked regions (libpmustat)
  *   profile  where the time goes: sampled, symbolized self time per function
+ *   allocsites  allocation call sites, in traced runs of their own (untimed)
  *   host     steal and busy CPU time around each run (/proc/stat), for the
  *            comparison's noise note; last, so its reads sit closest to the run
  */
@@ -21,6 +22,7 @@ const struct mechanism_ops *const campaign_mechanisms[] = {
 	&mech_sim,
 	&mech_regions,
 	&mech_profile,
+	&mech_allocsites,
 	&mech_host,
 	NULL,
 };

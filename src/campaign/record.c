@@ -93,6 +93,7 @@ size_t campaign_record(struct campaign *c, const struct sched_slot *slot, double
 	run->group = slot->group;
 	run->warmup = slot->warmup;
 	run->simulated = slot->sim;
+	run->traced = slot->traced;
 	run->env_pad = slot->env_pad;
 	run->start_time = start > 0 ? start : now_epoch();
 	run->status = status_of(sp);

@@ -141,7 +141,7 @@ static int build_compare(struct demo_run *dr, const struct demo_opts *d, const c
 	co->blocks = d->blocks;
 	co->o.seed = d->seeded ? d->seed : compare_random_seed();
 	co->o.json_path = d->out;
-	co->o.profile = !d->no_profile;
+	co->o.profile = d->no_profile ? 0 : PROFILE_TIME | PROFILE_ALLOCS;
 	if (d->no_sim) {
 		co->o.backend = "hw";
 	} else {
@@ -209,7 +209,7 @@ int cmd_demo(int argc, const char **argv)
 		{ OPT_UINT, 0, "sha-blocks", &d.sha_blocks, "n", "SHA-256 compressions per label (default 20)", 1, 1000 },
 		{ OPT_UINT, 0, "sim-labels", &d.sim_labels, "n", "size of the simulated runs (default 1, 2 blocks)", 1, 64 },
 		{ OPT_BOOL, 0, "no-sim", &d.no_sim, NULL, "no simulated counters (hardware or nothing)" },
-		{ OPT_BOOL, 0, "no-profile", &d.no_profile, NULL, "do not sample the runs (no per-function attribution)" },
+		{ OPT_BOOL, 0, "no-profile", &d.no_profile, NULL, "no profile: neither sampled runs nor traced allocation call sites" },
 		{ OPT_DOUBLE, 0, "max-time", &d.max_time, "s", "time budget, simulated runs included (default 100)", 0.001, 1e7 },
 		{ OPT_UINT, 0, "blocks", &d.blocks, "n", "run exactly n blocks", 1, 1e6 },
 		{ OPT_CALLBACK, 0, "seed", NULL, "n", "schedule seed", 0, 0, opt_seed, &d },

@@ -218,6 +218,8 @@ static int parse_long(int argc, const char **argv, int *i, const struct option *
 		if (!o->long_name || strlen(o->long_name) != len ||
 		    strncmp(o->long_name, name, len))
 			continue;
+		if (o->optional_arg)
+			return opt_apply(o, eq ? eq + 1 : NULL, err);
 		if (!opt_takes_arg(o)) {
 			if (eq)
 				return error_set(err, ERR_USAGE, "option '%s' takes no value",
@@ -301,7 +303,7 @@ char *parse_options_usage(const char *usage_line, const struct option *opts)
 			continue;
 		}
 		if (o->argh)
-			snprintf(arg, sizeof(arg), " %s", o->argh);
+			snprintf(arg, sizeof(arg), "%s%s", o->optional_arg ? "" : " ", o->argh);
 		if (o->short_name && o->long_name)
 			snprintf(lhs, sizeof(lhs), "-%c, --%s%s", o->short_name, o->long_name, arg);
 		else if (o->short_name)

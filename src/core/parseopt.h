@@ -43,6 +43,8 @@ struct option {
 				 * --parameter-scan NAME MIN MAX): 0/1 = one; more
 				 * are handed over joined by PARSE_OPT_SEP, in a
 				 * string that lives only during the callback */
+	int optional_arg;	/* long only: the value comes only as --name=VALUE;
+				 * a bare --name passes NULL (argh: "[=modes]") */
 };
 
 /* What joins the words of an option with nargs > 1 (never typed). */

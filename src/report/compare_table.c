@@ -12,6 +12,7 @@
 
 #include "core/printable.h"
 #include "report/analysis.h"
+#include "report/allocsites.h"
 #include "report/attribution.h"
 #include "report/comparison.h"
 #include "report/texttable.h"
@@ -366,6 +367,7 @@ void report_compare_table(const struct result *r, const struct table_opts *o,
 	texttable_release(&t);
 	report_attribution(r, o, out);
 	report_sim_attribution(r, o, out);
+	report_allocsites(r, o, out);
 	strbuf_addch(out, '\n');
 	headline(r, &s, out);
 	strbuf_addch(out, '\n');

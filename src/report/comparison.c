@@ -481,7 +481,7 @@ static void count_blocks(const struct result *r, const struct layout *l,
 		for (size_t v = 0; v < r->nvariants; v++) {
 			int i = l->run_at[b * r->nvariants + v];
 
-			measured |= i >= 0 && !r->runs[i].warmup;
+			measured |= i >= 0 && !r->runs[i].warmup && !r->runs[i].traced;
 			sim |= i >= 0 && r->runs[i].simulated;
 		}
 		if (sim) {

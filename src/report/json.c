@@ -16,6 +16,7 @@
 #include "core/printable.h"
 #include "core/strbuf.h"
 #include "report/analysis.h"
+#include "report/allocsites.h"
 #include "report/attribution.h"
 #include "report/comparison.h"
 
@@ -138,6 +139,8 @@ json_t *report_json_run(const struct result *r, const struct result_run *run)
 		json_object_set_new(o, "exit_code", json_integer(run->exit_code));
 	if (run->simulated)
 		json_object_set_new(o, "simulated", json_true());
+	if (run->traced)
+		json_object_set_new(o, "traced", json_true());
 	if (run->signal)
 		json_object_set_new(o, "signal", json_integer(run->signal));
 	if (run->status == RUN_EXEC_FAILED)
@@ -263,6 +266,8 @@ json_t *report_json(const struct result *r)
 		json_object_set_new(doc, "attribution", a);
 	if (r->nvariants >= 2 && (a = sim_attribution_json(r)))
 		json_object_set_new(doc, "sim_attribution", a);
+	if ((a = allocsites_json(r)))
+		json_object_set_new(doc, "alloc_sites", a);
 	add_notes(doc, r);
 	return doc;
 }

@@ -339,6 +339,7 @@ int report_json_add_run(struct result *r, json_t *o, size_t budget, struct error
 		{ "group", F_INT, &run->group, -1, INT_MAX },
 		{ "warmup", F_BOOL, &run->warmup },
 		{ "simulated", F_BOOL, &run->simulated },
+		{ "traced", F_BOOL, &run->traced },
 		{ "start_time", F_NUM, &run->start_time },
 		{ "env_pad", F_SIZE, &run->env_pad, 0, LLONG_MAX },
 		{ "exit_code", F_INT, &run->exit_code, INT_MIN, INT_MAX },

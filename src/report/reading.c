@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/allocsites.h"
 #include "report/attribution.h"
 #include "report/comparison.h"
 
@@ -104,6 +105,38 @@ static void say_sim_where(const struct result *r, json_t *sim, size_t v, struct 
 	}
 }
 
+/* The call sites whose allocations changed most (exact counts of the
+ * traced runs): where the allocations came from, or went. */
+static void say_sites(const struct result *r, size_t v, struct strbuf *out)
+{
+	struct allocsite_table t;
+	struct strbuf sb = STRBUF_INIT;
+	int shown = 0;
+
+	allocsites_compute(r, v, &t);
+	if (!t.runs_a || !t.runs_b) {
+		allocsites_release(&t);
+		return;
+	}
+	for (size_t i = 0; i < t.n && shown < 2; i++) {
+		const struct allocsite_row *row = &t.row[i];
+		double d = row->b[0] - row->a[0];
+		const char *lt = strchr(row->key, '<');
+
+		if (d == 0)
+			break;
+		/* the allocating function and its caller: "bool_lc<cs_add_bool" */
+		lt = lt ? strchr(lt + 1, '<') : NULL;
+		strbuf_addf(&sb, "%s%.*s %+.0f calls (%+.0f temporary)", shown++ ? ", " : "",
+			    lt ? (int)(lt - row->key) : (int)strlen(row->key), row->key, d,
+			    row->b[2] - row->a[2]);
+	}
+	if (shown)
+		strbuf_addf(out, "       allocations per run changed at: %s\n", sb.buf);
+	strbuf_release(&sb);
+	allocsites_release(&t);
+}
+
 void report_demo_reading(const struct result *r, double rows, struct strbuf *out)
 {
 	struct comparison_set s;
@@ -139,6 +172,7 @@ void report_demo_reading(const struct result *r, double rows, struct strbuf *out
 		say_where(r, &at, v, out);
 		if (sim)
 			say_sim_where(r, sim, v, out);
+		say_sites(r, v, out);
 	}
 	if (!any)
 		strbuf_adds(out, "  (no comparison of wall-time: see the notes above)\n");

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/allocsites.h"
 #include "report/attribution.h"
 #include "core/printable.h"
 #include "report/analysis.h"
@@ -221,6 +222,7 @@ void report_stat_table(const struct result *r, const struct table_opts *o, struc
 	for (size_t v = 0; v < (r->nvariants ? r->nvariants : 1); v++)
 		stat_variant(r, &a, v, o, out);
 	report_profile_top(r, o, out);
+	report_allocsites(r, o, out);
 	report_notes(r, a.warnings, a.nwarnings, o, out);
 	analysis_release(&a);
 }

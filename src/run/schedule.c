@@ -35,6 +35,7 @@ void schedule_block(struct schedule *s, int b, struct sched_slot *slots)
 		slots[i].group = b % s->ngroups;
 		slots[i].warmup = b < (int)s->warmup_blocks;
 		slots[i].sim = 0;
+		slots[i].traced = 0;
 		slots[i].env_pad = pad;
 	}
 }

@@ -21,6 +21,7 @@ struct sched_slot {
 	int group;		/* counter group for this block */
 	int warmup;
 	int sim;		/* a simulated block (set by the caller) */
+	int traced;		/* a traced block: untimed (set by the caller) */
 	size_t env_pad;		/* bytes of padding, same for the whole block */
 };
 

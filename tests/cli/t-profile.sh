@@ -27,7 +27,7 @@ expect_in out "work_b *"
 [ "$(jv p.json runs.2.values.profile:samples.value)" -ge 1 ] || fail "no samples recorded"
 
 # stat --profile records the profile too.
-run_pm 0 stat --profile -r 2 -o s.json -- "$T" 2 4
+run_pm 0 stat --profile=time -r 2 -o s.json -- "$T" 2 4
 [ "$(jv s.json runs.0.values.self:work_b.value)" -ge 1 ] || fail "work_b's self time not recorded"
 
 # A rate the kernel refuses: one line, a hint, exit 2, nothing run.

@@ -593,6 +593,7 @@ static struct callcount_record rec(int kind, int pid, uint64_t mallocs, uint64_t
 	r.version = CALLCOUNT_VERSION;
 	r.kind = (uint16_t)kind;
 	r.pid = pid;
+	r.size = sizeof(r);
 	r.nslots = CC_NSLOTS;
 	r.counts[CC_MALLOC] = mallocs;
 	r.counts[CC_FREE] = frees;
@@ -624,7 +625,7 @@ static void test_sum_records(void **state)
 	callcount_values_release(&v);
 
 	assert_int_equal(callcount_sum_records(&s, r, sizeof(r) - 1, &v, &err), -1);
-	assert_string_equal(err.msg, "the call-count records are truncated (479 bytes)");
+	assert_string_equal(err.msg, "the call-count records are truncated (575 bytes)");
 	r[2].magic ^= 1;
 	assert_int_equal(callcount_sum_records(&s, r, sizeof(r), &v, &err), -1);
 	assert_string_equal(err.msg, "call-count record 2 is corrupt");
@@ -632,6 +633,79 @@ static void test_sum_records(void **state)
 	assert_string_equal(err.msg, "no call counts from 'the program': the LD_PRELOAD shim "
 				     "was not loaded");
 	callcount_release(&s);
+}
+
+static struct callcount_site_rec site_rec(int pid, uint64_t calls, uint64_t temps,
+					 uint64_t frame)
+{
+	struct callcount_site_rec r;
+
+	memset(&r, 0, sizeof(r));
+	r.h = (struct callcount_hdr){ CALLCOUNT_MAGIC, CALLCOUNT_VERSION, CC_REC_SITE, pid,
+				      sizeof(r) };
+	r.nframes = 1;
+	r.calls = calls;
+	r.bytes = 16 * calls;
+	r.temps = temps;
+	r.frames[0] = frame;
+	return r;
+}
+
+/* A report file as the shim writes it: pid 10 execs (two images with
+ * sites and maps of their own), pid 11 writes a map record cut short. */
+static void test_parse_sites(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct callcount_sites cs;
+	struct callcount_record r;
+	struct callcount_site_rec s;
+	struct error err;
+	union {
+		struct callcount_map_rec m;
+		char bytes[sizeof(struct callcount_map_rec) + 16];
+	} map;
+
+	(void)state;
+	memset(&map, 0, sizeof(map));
+	map.m.h = (struct callcount_hdr){ CALLCOUNT_MAGIC, CALLCOUNT_VERSION, CC_REC_MAP, 10,
+					  sizeof(map) };
+	map.m.start = 0x1000;
+	map.m.end = 0x2000;
+	strcpy(map.m.path, "/bin/prog");
+	r = rec(CC_REC_START, 10, 0, 0);
+	strbuf_add(&sb, &r, sizeof(r));
+	s = site_rec(10, 5, 2, 0x1234);
+	strbuf_add(&sb, &s, sizeof(s));
+	strbuf_add(&sb, &map, sizeof(map));
+	r = rec(CC_REC_EXEC, 10, 5, 2);
+	r.unsited = 3;
+	strbuf_add(&sb, &r, sizeof(r));
+	r = rec(CC_REC_START, 10, 0, 0);
+	strbuf_add(&sb, &r, sizeof(r));
+	s = site_rec(10, 7, 0, 0x1500);
+	strbuf_add(&sb, &s, sizeof(s));
+	r = rec(CC_REC_EXIT, 10, 7, 0);
+	strbuf_add(&sb, &r, sizeof(r));
+	assert_int_equal(callcount_parse_sites(sb.buf, sb.len, &cs, &err), 0);
+	assert_int_equal(cs.n, 2);
+	assert_int_equal(cs.img[0].nsites, 1);
+	assert_true(cs.img[0].sites[0].calls == 5 && cs.img[0].sites[0].temps == 2 &&
+		    cs.img[0].sites[0].bytes == 80 && cs.img[0].sites[0].frames[0] == 0x1234);
+	assert_int_equal(cs.img[0].nmaps, 1);
+	assert_string_equal(cs.img[0].maps[0].path, "/bin/prog");
+	assert_true(cs.img[0].unsited == 3 && cs.img[0].ended);
+	assert_int_equal(cs.img[1].nsites, 1);
+	assert_int_equal(cs.img[1].nmaps, 0);	/* the exec'd image's own maps only */
+	assert_true(cs.img[1].sites[0].calls == 7 && cs.img[1].ended);
+	callcount_sites_release(&cs);
+
+	/* A map record whose path has no NUL within its size is corrupt. */
+	map.m.h.pid = 11;
+	memset(map.m.path, 'x', 16);
+	strbuf_add(&sb, &map, sizeof(map));
+	assert_int_equal(callcount_parse_sites(sb.buf, sb.len, &cs, &err), -1);
+	assert_string_equal(err.msg, "call-count record 7 is corrupt");
+	strbuf_release(&sb);
 }
 
 static void test_preload_env(void **state)
@@ -673,6 +747,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_symbol),
 		cmocka_unit_test(test_preload_refuses),
 		cmocka_unit_test(test_sum_records),
+		cmocka_unit_test(test_parse_sites),
 		cmocka_unit_test(test_preload_env),
 		cmocka_unit_test(test_auto_choice),
 		cmocka_unit_test(test_uprobe_any_function),

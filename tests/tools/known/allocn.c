@@ -8,6 +8,8 @@
  *     thread a second thread does the N rounds too
  *     exec   after the rounds, exec itself for N more (counts across exec)
  *     _exit  end with _exit(0) instead of returning from main
+ *     temps=K  also K temporaries (malloc of 24 bytes, freed at once) from
+ *            the function extra_temps: the call-site tests' known answer
  *
  * One round is malloc, calloc, realloc, free, free (+ 4 allocations and 4
  * frees with `all`). The functions are called through volatile pointers so
@@ -48,6 +50,21 @@ static void rounds(long n, int all)
 		p_free(p_memalign(64, 64));
 		p_free(p_valloc(64));
 	}
+}
+
+/* One named call site of K temporaries (heaptrack's sense: each freed
+ * before the next heap call). */
+__attribute__((noinline)) static void extra_temps(long k)
+{
+	for (long i = 0; i < k; i++)
+		p_free(p_malloc(24));
+}
+
+static long mode_value(const char *modes, const char *key)
+{
+	const char *p = strstr(modes, key);
+
+	return p && (p == modes || p[-1] == ',') ? strtol(p + strlen(key), NULL, 10) : 0;
 }
 
 struct job {
@@ -98,6 +115,7 @@ int main(int argc, char **argv)
 			return 1;
 	}
 	rounds(n, all);
+	extra_temps(mode_value(modes, "temps="));
 	if (has_mode(modes, "exec")) {
 		char *args[] = { argv[0], argv[1], (char *)(all ? "all" : ""), NULL };
 
