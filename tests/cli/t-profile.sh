@@ -84,7 +84,7 @@ while [ "$i" -lt "$n" ]; do
 done
 
 # stat: a total (inclusive) column beside self time.
-run_pm 0 stat --profile -r 2 -o cs.json -- "$C" 2 4
+run_pm 0 stat --profile=time -r 2 -o cs.json -- "$C" 2 4
 expect_in out "total: with all it calls"
 [ "$(jv cs.json runs.0.values.incl:outer_y.value)" -ge 1 ] || fail "outer_y's inclusive time not recorded"
 
@@ -104,7 +104,7 @@ expect_in err "hint: use dwarf"
 [ ! -e ran ] || fail "the command ran although the mode was refused"
 # dwarf,BYTES sets the stack copied per sample (perf's spelling); a size
 # out of range is refused the same way.
-run_pm 0 stat --profile --call-graph dwarf,16384 -r 1 -o d16.json -- "$C" 1 1
+run_pm 0 stat --profile=time --call-graph dwarf,16384 -r 1 -o d16.json -- "$C" 1 1
 [ "$(jv d16.json runs.0.values.incl:outer_x.value)" -ge 1 ] || fail "no chains with dwarf,16384"
 run_pm 2 stat --profile --call-graph dwarf,99999999 -- touch ran
 expect_in err "the stack size is a number of bytes from 8 to 65528"
