@@ -121,15 +121,12 @@ static void say_sites(const struct result *r, size_t v, struct strbuf *out)
 	for (size_t i = 0; i < t.n && shown < 2; i++) {
 		const struct allocsite_row *row = &t.row[i];
 		double d = row->b[0] - row->a[0];
-		const char *lt = strchr(row->key, '<');
 
 		if (d == 0)
 			break;
-		/* the allocating function and its caller: "bool_lc<cs_add_bool" */
-		lt = lt ? strchr(lt + 1, '<') : NULL;
-		strbuf_addf(&sb, "%s%.*s %+.0f calls (%+.0f temporary)", shown++ ? ", " : "",
-			    lt ? (int)(lt - row->key) : (int)strlen(row->key), row->key, d,
-			    row->b[2] - row->a[2]);
+		/* the whole site, innermost first: "heap_alloc<lc_new<bool_lc<..." */
+		strbuf_addf(&sb, "%s%s %+.0f calls (%+.0f temporary)", shown++ ? "; " : "",
+			    row->key, d, row->b[2] - row->a[2]);
 	}
 	if (shown)
 		strbuf_addf(out, "       allocations per run changed at: %s\n", sb.buf);
