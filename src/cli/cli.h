@@ -19,6 +19,7 @@ int cmd_demo(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);
 int cmd_explain(int argc, const char **argv);
 int cmd_doctor(int argc, const char **argv);
+int cmd_fleet(int argc, const char **argv);
 
 /* Print err to stderr; returns its exit code. */
 int cli_error(const struct error *err);

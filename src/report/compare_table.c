@@ -119,7 +119,7 @@ static const char *verdict_color(const struct comparison *c)
 /* The verdict as the table shows it: the direction (or EQUIVALENT,
  * INCONCLUSIVE) in capitals, a qualifier after it in lower case; a metric
  * outside the family in brackets and lower case, as a reading, not a claim. */
-static void verdict_text(const struct result *r, const struct comparison *c, char *word,
+void report_verdict_text(const struct result *r, const struct comparison *c, char *word,
 			 size_t size)
 {
 	int outside = c->role == ROLE_OUTSIDE;
@@ -136,7 +136,7 @@ static void verdict_cell(struct texttable *t, size_t row, const struct result *r
 {
 	char word[64];
 
-	verdict_text(r, c, word, sizeof(word));
+	report_verdict_text(r, c, word, sizeof(word));
 	texttable_set(t, row, 8, "%s", word);
 	if (o->color && *verdict_color(c))
 		texttable_color(t, row, 8, verdict_color(c));
@@ -221,7 +221,7 @@ static void headline(const struct result *r, const struct comparison_set *s, str
 
 		if ((int)c->metric != m || c->method == CMP_NONE || !isfinite(c->ratio))
 			continue;
-		verdict_text(r, c, word, sizeof(word));
+		report_verdict_text(r, c, word, sizeof(word));
 		strbuf_adds(out, "  ");
 		strbuf_add_printable(out, r->primary);
 		strbuf_adds(out, ": ");

@@ -15,4 +15,11 @@
 void report_compare_table(const struct result *r, const struct table_opts *o,
 			  struct strbuf *out);
 
+/* The verdict of c as the table words it ("SLOWER", "HIGHER (size
+ * uncertain)", "[faster]" outside the family, "*" when Holm held it), for
+ * other tables of comparisons (report/fleet.c). */
+struct comparison;
+void report_verdict_text(const struct result *r, const struct comparison *c, char *word,
+			 size_t size);
+
 #endif
