@@ -4,10 +4,13 @@
 # because a build that silently lacks a dependency fails later and less clearly.
 # `install-deps.sh fuzz` adds what `make fuzz` needs: clang and its sanitizer
 # and libFuzzer runtimes (only recommended by clang, so named here).
+# `install-deps.sh slurm` installs only what the fleet test needs: Slurm's
+# daemons and clients and munge (tests/slurm/cluster.sh, tests/cli/t-fleet.sh).
 set -u
 PKGS="gcc make pkg-config libpfm4-dev libjansson-dev libelf-dev libdw-dev libcmocka-dev valgrind
 	elfutils lld"
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-dev"
+[ "${1:-}" = slurm ] && PKGS="slurm-wlm munge"
 missing=""
 for p in $PKGS; do
 	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)

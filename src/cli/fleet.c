@@ -201,6 +201,16 @@ static void task_name(char *out, size_t len, int *task)
 	snprintf(out, len, "%s-%d", host, *task);
 }
 
+/* The node part of a "host-task" name. */
+static const char *host_of(const char *name)
+{
+	static char host[160];
+	const char *dash = strrchr(name, '-');
+
+	snprintf(host, sizeof(host), "%.*s", dash ? (int)(dash - name) : (int)strlen(name), name);
+	return host;
+}
+
 /* PMUSTAT_CPU_TASKS="ID0,ID1,...": task N pretends to be the Nth CPU
  * (PMUSTAT_CPU), so one machine can stand in for a fleet (tests, demos). */
 static void pretend_cpu(int task)
@@ -242,16 +252,21 @@ static int run_task(const char *dir, int argc, const char **argv)
 	dup2(fd, STDOUT_FILENO);
 	dup2(fd, STDERR_FILENO);
 	close(fd);
-	printf("pmustat fleet: task %d of %s (Slurm job %s) on %s\n", task,
-	       ntasks ? ntasks : "1", job ? job : "-", name);
+	printf("pmustat fleet: task %d of %s on node %s (Slurm job %s)\n", task,
+	       ntasks ? ntasks : "1", host_of(name), job ? job : "-");
 	fflush(stdout);
 	snprintf(path, sizeof(path), "%s/%s.json", dir, name);
-	args[0] = argv[0];
-	args[1] = "-o";
-	args[2] = path;
+	/* "compare -o DIR/host-task.json OPTIONS... -- COMMANDS": what main()
+	 * would hand cmd_compare (its argv starts after the command name). */
+	args[0] = "-o";
+	args[1] = path;
 	for (int i = 1; i < argc; i++)
-		args[i + 2] = argv[i];
-	rc = !strcmp(argv[0], "compare") ? cmd_compare(argc + 2, args) : cmd_stat(argc + 2, args);
+		args[i + 1] = argv[i];
+	rc = !strcmp(argv[0], "compare") ? cmd_compare(argc + 1, args) : cmd_stat(argc + 1, args);
+	/* The last line says the task finished, and how: a task killed by
+	 * Slurm (time limit, node failure) never writes it. */
+	printf("pmustat fleet: task %d exit %d\n", task, rc);
+	fflush(stdout);
 	free(args);
 	return rc;
 }
@@ -299,25 +314,27 @@ static int run_srun(char **argv, struct strbuf *msg, struct error *err)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/* The most telling line of Slurm's messages: its last "error" line, else
- * its last line. */
+/* The most telling line of Slurm's messages: slurmstepd's "*** ... ***"
+ * banner (time limit, node failure), else the last "error" line, else the
+ * first line (srun's complaint about an option comes first). */
 static void slurm_line(const char *msg, char *out, size_t len)
 {
-	const char *best = NULL, *last = NULL;
+	const char *banner = NULL, *error = NULL, *first = NULL;
 
 	out[0] = '\0';
 	for (const char *p = msg; *p;) {
 		size_t n = strcspn(p, "\n");
 
-		if (n) {
-			last = p;
-			if (memmem(p, n, "error", 5))
-				best = p;
-		}
+		if (n && !first)
+			first = p;
+		if (n && memmem(p, n, "***", 3))
+			banner = p;
+		else if (n && memmem(p, n, "error", 5))
+			error = p;
 		p += n + (p[n] == '\n');
 	}
-	if (best || last) {
-		const char *l = best ? best : last;
+	if (banner || error || first) {
+		const char *l = banner ? banner : error ? error : first;
 
 		snprintf(out, len, "%.*s", (int)strcspn(l, "\n"), l);
 	}
@@ -330,51 +347,70 @@ struct collected {
 	int failed;
 };
 
-/* The last "error: ..." line of a task's log, for naming why it failed. */
-static void log_error(const char *path, char *out, size_t len)
+/* What a task's log says: how many tasks there were, its exit code (-1:
+ * it never finished) and its last "error: ..." line. */
+struct task_log {
+	int ntasks, exit;
+	char error[512];
+};
+
+static void read_log(const char *path, struct task_log *t)
 {
 	struct strbuf sb = STRBUF_INIT;
+	int task;
 
-	out[0] = '\0';
+	memset(t, 0, sizeof(*t));
+	t->exit = -1;
 	if (strbuf_read_regular(&sb, path, 1 << 20) < 0)
 		return;
+	sscanf(sb.buf, "pmustat fleet: task %d of %d", &task, &t->ntasks);
 	for (const char *p = sb.buf; *p;) {
 		size_t n = strcspn(p, "\n");
 
 		if (!strncmp(p, "error: ", 7))
-			snprintf(out, len, "%.*s", (int)(n - 7), p + 7);
+			snprintf(t->error, sizeof(t->error), "%.*s", (int)(n - 7), p + 7);
+		else if (!strncmp(p, "pmustat fleet: task ", 20) && memmem(p, n, " exit ", 6))
+			sscanf(p, "pmustat fleet: task %d exit %d", &task, &t->exit);
 		p += n + (p[n] == '\n');
 	}
 	strbuf_release(&sb);
 }
 
+/* A task counts when it finished (exit 0, or 3: a regression found) and
+ * left its result; otherwise the error names its node and task and says
+ * why, in the task's words or Slurm's. */
 static void check_task(const char *dir, const char *name, struct collected *c,
 		       const char *slurm_msg)
 {
-	char path[4096], why[512];
+	char json[4096], log[4096], why[512];
+	struct task_log t;
 	struct stat st;
-	int task = 0, ntasks = 0;
-	FILE *f;
+	int have = 0;
 
-	snprintf(path, sizeof(path), "%s/%s.log", dir, name);
-	if ((f = fopen(path, "r"))) {
-		if (fscanf(f, "pmustat fleet: task %d of %d", &task, &ntasks) == 2 &&
-		    ntasks > c->ntasks)
-			c->ntasks = ntasks;
-		fclose(f);
-	}
-	snprintf(path, sizeof(path), "%s/%s.json", dir, name);
-	if (stat(path, &st) == 0 && st.st_size > 0) {
-		words_add(&c->ok, path, strlen(path));
+	snprintf(log, sizeof(log), "%s/%s.log", dir, name);
+	snprintf(json, sizeof(json), "%s/%s.json", dir, name);
+	read_log(log, &t);
+	if (t.ntasks > c->ntasks)
+		c->ntasks = t.ntasks;
+	have = stat(json, &st) == 0 && st.st_size > 0;
+	if (have && (t.exit == 0 || t.exit == PMU_EXIT_REGRESSION)) {
+		words_add(&c->ok, json, strlen(json));
 		return;
 	}
-	snprintf(path, sizeof(path), "%s/%s.log", dir, name);
-	log_error(path, why, sizeof(why));
-	if (!why[0])
-		slurm_line(slurm_msg, why, sizeof(why));
-	fprintf(stderr, "error: node task '%s' left no result: %s\n", name,
-		why[0] ? why : "it stopped without a message (see its log)");
-	fprintf(stderr, "hint: its log is '%s'\n", path);
+	slurm_line(slurm_msg, why, sizeof(why));
+	if (t.exit >= 0)
+		fprintf(stderr, "error: task %s on node '%s' failed (exit %d): %s\n",
+			name + strlen(host_of(name)) + 1, host_of(name), t.exit,
+			t.error[0] ? t.error : why[0] ? why : "see its log");
+	else
+		fprintf(stderr, "error: task %s on node '%s' did not finish: %s\n",
+			name + strlen(host_of(name)) + 1, host_of(name),
+			why[0] ? why : "stopped without a message");
+	if (have)
+		fprintf(stderr, "hint: its log is '%s'; what it measured is in '%s' (left out "
+				"of the merge)\n", log, json);
+	else
+		fprintf(stderr, "hint: its log is '%s'\n", log);
 	c->failed++;
 }
 

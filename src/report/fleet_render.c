@@ -118,7 +118,10 @@ static void compare_row(const struct fleet *f, const struct fleet_group *g, size
 	}
 	report_verdict_text(r, c, word, sizeof(word));
 	texttable_set(t, row, 4, "%.3f", c->ratio);
-	texttable_set(t, row, 5, "[%.3f, %.3f]", c->ci_lo, c->ci_hi);
+	if (isfinite(c->ci_lo) && isfinite(c->ci_hi))
+		texttable_set(t, row, 5, "[%.3f, %.3f]", c->ci_lo, c->ci_hi);
+	else
+		texttable_set(t, row, 5, "unbounded");
 	texttable_set(t, row, 6, "%zu", c->n);
 	texttable_set(t, row, 7, "%s", word);
 	if (spread(f, g, k, &lo, &hi) >= 2)
