@@ -385,6 +385,7 @@ static void check_task(const char *dir, const char *name, struct collected *c,
 	char json[4096], log[4096], why[512];
 	struct task_log t;
 	struct stat st;
+	struct error err;
 	int have = 0;
 
 	snprintf(log, sizeof(log), "%s/%s.log", dir, name);
@@ -399,18 +400,19 @@ static void check_task(const char *dir, const char *name, struct collected *c,
 	}
 	slurm_line(slurm_msg, why, sizeof(why));
 	if (t.exit >= 0)
-		fprintf(stderr, "error: task %s on node '%s' failed (exit %d): %s\n",
-			name + strlen(host_of(name)) + 1, host_of(name), t.exit,
-			t.error[0] ? t.error : why[0] ? why : "see its log");
+		error_set(&err, ERR_RUNTIME, "task %s on node '%s' failed (exit %d): %s",
+			  name + strlen(host_of(name)) + 1, host_of(name), t.exit,
+			  t.error[0] ? t.error : why[0] ? why : "see its log");
 	else
-		fprintf(stderr, "error: task %s on node '%s' did not finish: %s\n",
-			name + strlen(host_of(name)) + 1, host_of(name),
-			why[0] ? why : "stopped without a message");
+		error_set(&err, ERR_RUNTIME, "task %s on node '%s' did not finish: %s",
+			  name + strlen(host_of(name)) + 1, host_of(name),
+			  why[0] ? why : "stopped without a message");
 	if (have)
-		fprintf(stderr, "hint: its log is '%s'; what it measured is in '%s' (left out "
-				"of the merge)\n", log, json);
+		error_hint(&err, "its log is '%s'; what it measured is in '%s' (left out of the "
+			   "merge)", log, json);
 	else
-		fprintf(stderr, "hint: its log is '%s'\n", log);
+		error_hint(&err, "its log is '%s'", log);
+	cli_error(&err);
 	c->failed++;
 }
 
@@ -483,23 +485,31 @@ static int report_missing(const char *dir, const struct collected *c, int srun_r
 			  const char *slurm_msg)
 {
 	char line[512];
+	struct error err;
 
+	error_clear(&err);
 	slurm_line(slurm_msg, line, sizeof(line));
 	if (!c->names.n && srun_rc) {
-		fprintf(stderr, "error: srun failed (exit %d), no task ran: %s\n", srun_rc,
-			line[0] ? line : "no message from Slurm");
-		fprintf(stderr, "hint: check the --slurm options ('srun --help'), the "
-				"partition and its nodes ('sinfo')\n");
-		return PMU_EXIT_RUNTIME;
+		error_set(&err, ERR_RUNTIME, "srun failed (exit %d), no task ran: %s", srun_rc,
+			  line[0] ? line : "no message from Slurm");
+		error_hint(&err, "check the --slurm options ('srun --help'), the partition and its "
+			   "nodes ('sinfo')");
+		return cli_error(&err);
 	}
-	if ((int)c->names.n < c->ntasks || !c->names.n) {
-		fprintf(stderr, "error: %zu of %d task%s left nothing in '%s'%s%s\n",
-			c->ntasks > (int)c->names.n ? (size_t)c->ntasks - c->names.n : 0,
-			c->ntasks ? c->ntasks : 1, c->ntasks == 1 ? "" : "s", dir,
-			line[0] ? ": " : "", line);
-		fprintf(stderr, "hint: '%s' must be on a filesystem every node shares (NFS, "
-				"Lustre...): give one with '--results DIR'\n", dir);
-		return PMU_EXIT_RUNTIME;
+	if (!c->names.n) {
+		error_set(&err, ERR_RUNTIME, "no task left anything in '%s'%s%s", dir,
+			  line[0] ? ": " : "", line);
+		error_hint(&err, "'%s' must be on a filesystem every node shares (NFS, Lustre...): "
+			   "give one with '--results DIR'", dir);
+		return cli_error(&err);
+	}
+	if ((int)c->names.n < c->ntasks) {
+		error_set(&err, ERR_RUNTIME, "%zu of %d task%s left nothing in '%s'%s%s",
+			  (size_t)c->ntasks - c->names.n, c->ntasks, c->ntasks == 1 ? "" : "s", dir,
+			  line[0] ? ": " : "", line);
+		error_hint(&err, "'%s' must be on a filesystem every node shares (NFS, Lustre...): "
+			   "give one with '--results DIR'", dir);
+		return cli_error(&err);
 	}
 	return c->failed ? PMU_EXIT_RUNTIME : 0;
 }

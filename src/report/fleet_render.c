@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/printable.h"
 #include "report/compare_table.h"
 #include "report/json.h"
 #include "report/texttable.h"
@@ -228,11 +229,16 @@ static void disagreement_line(const struct fleet *f, size_t m, size_t v, struct 
 	const struct result *r = shape(f);
 	char word[96];
 
-	strbuf_addf(out, "  %s %s:", r->variants[v].name, r->metrics[m].name);
+	strbuf_adds(out, "  ");
+	strbuf_add_printable(out, r->variants[v].name);
+	strbuf_addch(out, ' ');
+	strbuf_add_printable(out, r->metrics[m].name);
+	strbuf_addch(out, ':');
 	for (size_t g = 0; g < f->ngroups; g++) {
 		group_verdict(&f->groups[g], m, v, word, sizeof(word));
-		strbuf_addf(out, "%s %s on %s (%zu %s)", g ? "," : "", word[0] ? word : "no verdict",
-			    f->groups[g].name, f->groups[g].nhosts, host_word(f->groups[g].nhosts));
+		strbuf_addf(out, "%s %s on ", g ? "," : "", word[0] ? word : "no verdict");
+		strbuf_add_printable(out, f->groups[g].name);
+		strbuf_addf(out, " (%zu %s)", f->groups[g].nhosts, host_word(f->groups[g].nhosts));
 	}
 	strbuf_addch(out, '\n');
 }
@@ -262,8 +268,9 @@ void fleet_table(const struct fleet *f, struct strbuf *out)
 {
 	if (!f->ngroups)
 		return;
-	strbuf_addf(out, "pmustat %s across %zu %s, by %s (%zu %s%s), seed %llu\n",
-		    shape(f)->command, f->nhosts, host_word(f->nhosts), by_word(f), f->ngroups,
+	strbuf_adds(out, "pmustat ");
+	strbuf_add_printable(out, shape(f)->command);
+	strbuf_addf(out, " across %zu %s, by %s (%zu %s%s), seed %llu\n", f->nhosts, host_word(f->nhosts), by_word(f), f->ngroups,
 		    by_word(f), f->ngroups == 1 ? "" : "s",
 		    (unsigned long long)shape(f)->seed);
 	hosts_table(f, out);
