@@ -307,10 +307,11 @@ static json_t *host_values_json(const struct fleet *f, const struct fleet_group 
 
 	for (size_t m = 0; m < r->nmetrics; m++)
 		for (size_t v = 0; shown(r, m) && v < r->nvariants; v++) {
-			json_t *hosts = json_object();
+			json_t *hosts;
 
 			if (f->compare && (int)v == r->baseline)
 				continue;
+			hosts = json_object();
 			for (size_t i = 0; i < g->nhosts; i++) {
 				const struct fleet_host *h = &f->hosts[g->hosts[i]];
 
