@@ -163,8 +163,9 @@ static int run_task(const char *dir, int argc, const char **argv)
 	snprintf(path, sizeof(path), "%s/%s.log", dir, name);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd < 0) {
-		fprintf(stderr, "error: task %d cannot write '%s': %s\n", task, path,
-			strerror(errno));
+		/* srun passes this on; the submitting side quotes it */
+		fprintf(stderr, "error: " FLEET_TASK_MARK " %d on node %s cannot write '%s': %s\n",
+			task, fleet_task_host(name), path, strerror(errno));
 		free(args);
 		return PMU_EXIT_RUNTIME;
 	}

@@ -154,11 +154,15 @@ int fleet_collect_verdict(const char *dir, const struct fleet_collected *c, int 
 			  const char *slurm_msg)
 {
 	char line[512];
+	const char *task;
 	struct error err;
 
 	error_clear(&err);
 	srun_telling_line(slurm_msg, line, sizeof(line));
-	if (!c->names.n && srun_rc) {
+	/* A task that ran but could not write to dir said so through srun. */
+	if ((task = strstr(slurm_msg, FLEET_TASK_MARK)))
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(task, "\n"), task);
+	if (!c->names.n && srun_rc && !task) {
 		error_set(&err, ERR_RUNTIME, "srun failed (exit %d), no task ran: %s", srun_rc,
 			  line[0] ? line : "no message from Slurm");
 		error_hint(&err, "check the --slurm options ('srun --help'), the partition and its "

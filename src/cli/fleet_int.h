@@ -16,6 +16,10 @@ struct fleet_collected {
 	int failed;		/* tasks that left a log but did not finish */
 };
 
+/* How a task's own message starts when it cannot even write its log (its
+ * stderr is then srun's, which the submitting side reads). */
+#define FLEET_TASK_MARK "pmustat fleet task"
+
 /* The node part of a task's "host-task" name (a static buffer). */
 const char *fleet_task_host(const char *name);
 

@@ -137,3 +137,23 @@ expect_in err "hint: its log is '$PWD/half/$host-1.log'"
 # the finished node's result is kept and reported
 expect_in out "pmustat compare across 1 host, by uarch (1 uarch), seed 32"
 expect_eq "$(json_find half/fleet.json groups.0.comparisons metric allocs verdict)" higher "zen4 kept"
+
+# A results directory the nodes do not share: a second cluster whose jobs
+# each get a /tmp of their own (Slurm's job_container/tmpfs), as a
+# node-local disk would be; what the tasks write there never comes back.
+stop_cluster
+cluster=$(mktemp -d /var/tmp/pmustat-slurm.XXXXXX)
+sh "$SRCROOT/tests/slurm/cluster.sh" start "$cluster" private-tmp >cluster.out 2>cluster.err ||
+	fail "no Slurm cluster with private /tmp: $(cat cluster.err)"
+export SLURM_CONF="$cluster/slurm.conf"
+# the plugin needs mount namespaces, which a container may not allow
+if ! srun -I10 -n1 true >probe.out 2>&1; then
+	echo "skip: Slurm's job_container/tmpfs cannot run a job here: $(tail -1 probe.out)"
+	exit 0
+fi
+local=$(mktemp -d /tmp/pmustat-fleet-local.XXXXXX)
+run_pm 1 fleet --slurm "-n2" --results "$local/res" -- stat -r 2 -- true
+rm -rf "$local"
+expect_in err "error: no task left anything in '$local/res': pmustat fleet task "
+expect_in err "cannot write '$local/res/$host-"
+expect_in err "hint: '$local/res' must be on a filesystem every node shares"

@@ -4,15 +4,20 @@
 # scratch directory, so nothing outside it is touched (but the munge key,
 # which munged only reads from /etc/munge: created there if missing).
 #
-#   cluster.sh start DIR   configure and start; prints the line to eval
-#                          (export SLURM_CONF=DIR/slurm.conf)
+#   cluster.sh start DIR [private-tmp]
+#                          configure and start; prints the line to eval
+#                          (export SLURM_CONF=DIR/slurm.conf). private-tmp:
+#                          every job gets a /tmp of its own (Slurm's
+#                          job_container/tmpfs), as if /tmp were not shared
+#                          with the submitting machine; DIR must then not be
+#                          under /tmp (Slurm refuses it as the plugin's base)
 #   cluster.sh stop DIR    stop every daemon started in DIR, by its pid file
 #
 # Needs root (slurmd runs tasks as any user) and Debian's slurm-wlm and
 # munge. Start waits on the daemons' answers (munge's round trip, sinfo's
 # node state), polled with a bound, never on a fixed sleep.
 set -u
-cmd=${1:?usage: cluster.sh start|stop DIR}
+cmd=${1:?usage: cluster.sh start|stop DIR [private-tmp]}
 dir=${2:?usage: cluster.sh start|stop DIR}
 
 die() { echo "cluster.sh: $*" >&2; exit 1; }
@@ -80,6 +85,14 @@ PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
 }
 
+# Slurm's own per-job /tmp: what a results directory on a node-local disk
+# looks like from the submitting side.
+private_tmp() {
+	mkdir -p "$dir/jc" || die "cannot create '$dir/jc'"
+	printf 'JobContainerType=job_container/tmpfs\nPrologFlags=Contain\n' >>"$dir/slurm.conf"
+	printf 'AutoBasePath=true\nBasePath=%s/jc\n' "$dir" >"$dir/job_container.conf"
+}
+
 node_idle() { sinfo -h -o %t | grep -qE '^(idle|mix|alloc)'; }
 
 start() {
@@ -96,6 +109,7 @@ start() {
 	# Ports of our own, so a cluster already on the machine is left alone.
 	port=$((20000 + $$ % 20000))
 	write_conf
+	[ "${3:-}" = private-tmp ] && private_tmp
 	export SLURM_CONF="$dir/slurm.conf"
 	runuser -u munge -- munged --socket="$dir/munge/munge.socket" --pid-file="$dir/munge/munged.pid" \
 		--log-file="$dir/munge/munged.log" --seed-file="$dir/munge/munge.seed" \
@@ -112,7 +126,7 @@ start() {
 }
 
 case "$cmd" in
-start) start ;;
+start) start "$@" ;;
 stop) stop ;;
 *) die "usage: cluster.sh start|stop DIR" ;;
 esac
