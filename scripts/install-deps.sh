@@ -6,11 +6,14 @@
 # and libFuzzer runtimes (only recommended by clang, so named here).
 # `install-deps.sh chromium` adds the headless browser tests/cli/t-html.sh
 # renders the HTML report in (its DOM and a screenshot).
+# `install-deps.sh slurm` installs only what the fleet test needs: Slurm's
+# daemons and clients and munge (tests/slurm/cluster.sh, tests/cli/t-fleet.sh).
 set -u
 PKGS="gcc make pkg-config libpfm4-dev libjansson-dev libelf-dev libdw-dev libcmocka-dev valgrind heaptrack
 	elfutils lld python3-jsonschema"
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-dev"
 [ "${1:-}" = chromium ] && PKGS="$PKGS chromium"
+[ "${1:-}" = slurm ] && PKGS="slurm-wlm munge"
 missing=""
 for p in $PKGS; do
 	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)

@@ -2,7 +2,9 @@
  * pmustat report: re-render saved results (the raw runs are in them, so
  * every summary, comparison and verdict is recomputed), merge several results
  * of the same command line into one, and export the table as HTML or the
- * runs as CSV.
+ * runs as CSV. With --by uarch|host, results of one campaign on many
+ * machines are set side by side: one verdict per uarch or host
+ * (report/fleet.h); -o then writes that cross-machine report as JSON.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,11 +16,13 @@
 #include "core/strbuf.h"
 #include "report/compare_table.h"
 #include "report/csv.h"
+#include "report/fleet.h"
 #include "report/html.h"
 #include "report/json.h"
 #include "report/table.h"
 
-static const char report_usage[] = "pmustat report RESULT.json... [--html FILE] [--csv FILE] [-o FILE]";
+static const char report_usage[] = "pmustat report RESULT.json... [--by uarch|host] [--html FILE] "
+				    "[--csv FILE] [-o FILE]";
 
 static int load_all(struct result *r, int n, const char **files, struct error *err)
 {
@@ -32,7 +36,8 @@ static int load_all(struct result *r, int n, const char **files, struct error *e
 			result_release(r);
 			return -1;
 		}
-		rc = result_merge(r, &more, files[i], err);
+		rc = fleet_check_version(r, &more, files[i], err) ? -1
+			: result_merge(r, &more, files[i], err);
 		result_release(&more);
 		if (rc) {
 			result_release(r);
@@ -55,6 +60,36 @@ static void render(const struct result *r, int color, struct strbuf *out)
 		report_stat_table(r, &to, out);
 }
 
+static int parse_by(const char *by, enum fleet_by *out, struct error *err)
+{
+	if (!strcmp(by, "uarch"))
+		*out = FLEET_BY_UARCH;
+	else if (!strcmp(by, "host"))
+		*out = FLEET_BY_HOST;
+	else
+		return error_set(err, ERR_USAGE, "--by '%s': expected 'uarch' or 'host'", by);
+	return 0;
+}
+
+/* Each file on its own (no merging yet): the fleet groups and pools them. */
+static int fleet_load(struct fleet *f, int n, const char **files, enum fleet_by by,
+		      struct error *err)
+{
+	struct result *rs = xcalloc((size_t)n, sizeof(*rs));
+	int rc = 0;
+
+	for (int i = 0; i < n; i++)
+		if (report_json_read(&rs[i], files[i], err)) {
+			for (int j = 0; j < i; j++)
+				result_release(&rs[j]);
+			free(rs);
+			return -1;
+		}
+	rc = fleet_build(f, rs, files, (size_t)n, by, err);
+	free(rs);
+	return rc;
+}
+
 static int write_text(const char *path, const char *text, struct error *err)
 {
 	return outfile_replace(path, text, strlen(text), err);
@@ -71,17 +106,68 @@ static int check_outputs(const char *html, const char *csv, const char *out,
 	return out ? outfile_check(out, "-o/--output", err) : 0;
 }
 
+/* What one report writes: the table, the HTML page, the CSV, the JSON. With
+ * a fleet (--by), the table is the cross-machine one, the page shows it
+ * under the merged runs' table, and -o writes the fleet document. */
+static int emit(const struct result *res, const struct fleet *f, const char *html,
+		const char *csv, const char *out, int quiet, struct error *err)
+{
+	struct strbuf table = STRBUF_INIT, ftable = STRBUF_INIT;
+	int rc = 0;
+
+	if (f)
+		fleet_table(f, &ftable);
+	else
+		render(res, !quiet && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"), &table);
+	if (!quiet)
+		fputs(f ? ftable.buf : table.buf, stdout);
+	if (html) {
+		struct strbuf page = STRBUF_INIT, plain = STRBUF_INIT;
+
+		render(res, 0, &plain);
+		if (f)
+			strbuf_addf(&plain, "\n%s", ftable.buf);
+		report_html(res, plain.buf, &page);
+		rc = write_text(html, page.buf, err);
+		strbuf_release(&page);
+		strbuf_release(&plain);
+	}
+	if (!rc && csv)
+		rc = csv_write_result(res, csv, err);
+	if (!rc && out && f) {
+		json_t *doc = fleet_json(f);
+
+		rc = report_json_write_doc(doc, out, err);
+		json_decref(doc);
+	} else if (!rc && out) {
+		rc = report_json_write(res, out, err);
+	}
+	strbuf_release(&table);
+	strbuf_release(&ftable);
+	return rc;
+}
+
+static int fail(const char **args, const struct error *err)
+{
+	free(args);
+	return cli_error(err);
+}
+
 int cmd_report(int argc, const char **argv)
 {
-	const char *html = NULL, *csv = NULL, *out = NULL;
-	int help = 0, quiet = 0, next, r, rc = 0;
+	const char *html = NULL, *csv = NULL, *out = NULL, *by = NULL;
+	int help = 0, quiet = 0, next, r, rc = 0, nfiles;
 	struct result res;
-	struct strbuf table = STRBUF_INIT;
+	struct fleet fl;
+	enum fleet_by by_what = FLEET_BY_UARCH;
 	struct error err;
 	const struct option opts[] = {
+		{ OPT_STRING, 0, "by", &by, "uarch|host",
+		  "results of many machines: one verdict per uarch (or host)" },
 		{ OPT_STRING, 0, "html", &html, "file", "write an HTML page (verdicts, plots, profile and flame graphs)" },
 		{ OPT_STRING, 0, "csv", &csv, "file", "write every run's raw values as CSV" },
-		{ OPT_STRING, 'o', "output", &out, "file", "write the (merged) result as JSON" },
+		{ OPT_STRING, 'o', "output", &out, "file",
+		  "write the (merged) result as JSON (with --by: the cross-machine report)" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no table" },
 		{ OPT_BOOL, 'h', "help", &help, NULL, "show this help" },
 		{ OPT_END },
@@ -98,36 +184,28 @@ int cmd_report(int argc, const char **argv)
 		free(args);
 		return r > 0 ? 0 : PMU_EXIT_USAGE;
 	}
-	if (next >= argc) {
+	nfiles = argc - next;
+	if (nfiles <= 0) {
 		error_set(&err, ERR_USAGE, "no result to report");
 		error_hint(&err, "give a file written by 'pmustat stat -o FILE'");
-		free(args);
-		return cli_error(&err);
+		return fail(args, &err);
+	}
+	if (by && parse_by(by, &by_what, &err)) {
+		error_hint(&err, "run 'pmustat report -h'");
+		return fail(args, &err);
 	}
 	if (check_outputs(html, csv, out, &err) ||
-	    load_all(&res, argc - next, argv + next, &err)) {
-		free(args);
-		return cli_error(&err);
+	    (by && fleet_load(&fl, nfiles, argv + next, by_what, &err)))
+		return fail(args, &err);
+	if (load_all(&res, nfiles, argv + next, &err)) {
+		if (by)
+			fleet_release(&fl);
+		return fail(args, &err);
 	}
-	render(&res, !quiet && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"), &table);
-	if (!quiet)
-		fputs(table.buf, stdout);
-	if (html) {
-		struct strbuf page = STRBUF_INIT, plain = STRBUF_INIT;
-
-		render(&res, 0, &plain);
-		report_html(&res, plain.buf, &page);
-		rc = write_text(html, page.buf, &err);
-		strbuf_release(&page);
-		strbuf_release(&plain);
-	}
-	if (!rc && csv)
-		rc = csv_write_result(&res, csv, &err);
-	if (!rc && out)
-		rc = report_json_write(&res, out, &err);
-	if (rc)
+	if (emit(&res, by ? &fl : NULL, html, csv, out, quiet, &err))
 		rc = cli_error(&err);
-	strbuf_release(&table);
+	if (by)
+		fleet_release(&fl);
 	result_release(&res);
 	free(args);
 	return rc;

@@ -80,3 +80,33 @@ char **words_split(const char *s, struct error *err)
 	}
 	return v;
 }
+
+void words_add(struct words *w, const char *s, size_t len)
+{
+	ALLOC_GROW(w->v, w->n + 2, w->alloc);
+	w->v[w->n++] = xstrndup(s, len);
+	w->v[w->n] = NULL;
+}
+
+int words_append(struct words *w, const char *s, const char *what, struct error *err)
+{
+	char **v;
+
+	if (!s[strspn(s, " \t\n")])
+		return 0;
+	v = words_split(s, err);
+	if (!v)
+		return error_prefix(err, "%s", what);
+	for (char **p = v; *p; p++)
+		words_add(w, *p, strlen(*p));
+	strv_free(v);
+	return 0;
+}
+
+void words_release(struct words *w)
+{
+	for (size_t i = 0; i < w->n; i++)
+		free(w->v[i]);
+	free(w->v);
+	memset(w, 0, sizeof(*w));
+}

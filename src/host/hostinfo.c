@@ -112,10 +112,46 @@ static int has_core_pmu(void)
 	return 0;
 }
 
+/* The uarch the data names for this identity (PMUSTAT_CPU honoured): what
+ * the machine is, for merging results by uarch, not what --uarch chose. */
+static void read_uarch(struct hostinfo *h)
+{
+	struct cpu_id id;
+	struct cpu_uarch u;
+	struct error err;
+
+	error_clear(&err);
+	h->uarch[0] = '\0';
+	if (cpu_identify(&id, &err) == 0 && cpu_uarch(&id, NULL, &u, &err) == 0)
+		snprintf(h->uarch, sizeof(h->uarch), "%s", u.detected);
+}
+
+static void env_copy(const char *name, char *out, size_t len)
+{
+	const char *v = getenv(name);
+
+	snprintf(out, len, "%s", v ? v : "");
+}
+
+/* Slurm's own variables for the task this process is (srun sets them). */
+static void read_slurm(struct hostinfo *h)
+{
+	const char *task = getenv("SLURM_PROCID");
+
+	h->slurm_task = -1;
+	if (!getenv("SLURM_JOB_ID"))
+		return;
+	env_copy("SLURM_JOB_ID", h->slurm_job, sizeof(h->slurm_job));
+	env_copy("SLURM_STEP_ID", h->slurm_step, sizeof(h->slurm_step));
+	env_copy("SLURMD_NODENAME", h->slurm_node, sizeof(h->slurm_node));
+	if (task && *task)
+		h->slurm_task = atoi(task);
+}
+
 void hostinfo_read(struct hostinfo *h)
 {
 	struct utsname u;
-	char path[4096];
+	char path[4096], val[8];
 
 	memset(h, 0, sizeof(*h));
 	h->family = h->model = h->stepping = -1;
@@ -135,4 +171,14 @@ void hostinfo_read(struct hostinfo *h)
 		 sysfs_root());
 	read_str_file(path, h->governor, sizeof(h->governor));
 	h->hw_pmu = has_core_pmu();
+	if (gethostname(h->hostname, sizeof(h->hostname)))
+		h->hostname[0] = '\0';
+	h->hostname[sizeof(h->hostname) - 1] = '\0';
+	read_uarch(h);
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/smt/active", sysfs_root());
+	h->smt = -1;
+	read_str_file(path, val, sizeof(val));
+	if (val[0] == '0' || val[0] == '1')
+		h->smt = val[0] - '0';
+	read_slurm(h);
 }

@@ -4,6 +4,8 @@
  * whether ASLR and frequency scaling could have biased it. Read from procfs
  * and sysfs (honouring PMUSTAT_PROC_ROOT / PMUSTAT_SYSFS_ROOT); reading never
  * fails as a whole — a fact that cannot be read is recorded as unknown.
+ * The host name, uarch, SMT state and the Slurm ids are what `pmustat report
+ * --by uarch|host` merges results of many machines by (docs/fleet.md).
  */
 #ifndef PMU_HOST_HOSTINFO_H
 #define PMU_HOST_HOSTINFO_H
@@ -20,6 +22,14 @@ struct hostinfo {
 	int aslr;		/* randomize_va_space, or -1 */
 	char governor[32];	/* cpu0 scaling governor, "" if none */
 	int hw_pmu;		/* a core PMU (cpu, cpu_core, armv8_*) is exposed in sysfs */
+	char hostname[64];	/* gethostname(), "" if unknown */
+	char uarch[32];		/* what data/cpus.json says the identity is ("zen4"),
+				 * whatever --uarch chose; "" if it could not tell */
+	int smt;		/* sysfs cpu/smt/active: 1, 0, or -1 unknown */
+	/* Under Slurm (SLURM_JOB_ID set): the job, step and task (SLURM_PROCID)
+	 * this run was, and the node Slurm calls it; "" / -1 otherwise. */
+	char slurm_job[24], slurm_step[24], slurm_node[64];
+	int slurm_task;
 };
 
 void hostinfo_read(struct hostinfo *h);

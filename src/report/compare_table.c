@@ -126,6 +126,9 @@ static const char *verdict_color(const struct comparison *c)
 	}
 }
 
+/* The verdict as the table shows it: the direction (or EQUIVALENT,
+ * INCONCLUSIVE) in capitals, a qualifier after it in lower case; a metric
+ * outside the family in brackets and lower case, as a reading, not a claim. */
 void compare_verdict_text(const struct result *r, const struct comparison *c, char *word,
 			  size_t size)
 {

@@ -16,7 +16,8 @@
 /* The verdict as the table shows it: the direction (or EQUIVALENT,
  * INCONCLUSIVE) in capitals, a qualifier after it in lower case; a metric
  * outside the family in brackets and lower case, as a reading, not a claim;
- * '*' when Holm held the direction back. The HTML page shows the same. */
+ * '*' when Holm held the direction back. The HTML page and the fleet's
+ * cross-machine table (report/fleet.c) show the same. */
 void compare_verdict_text(const struct result *r, const struct comparison *c, char *word,
 			  size_t size);
 

@@ -50,9 +50,20 @@ static json_t *json_int_or_null(long v, long unknown)
 	return v == unknown ? json_null() : json_integer(v);
 }
 
-static json_t *host_json(const struct hostinfo *h)
+/* Under Slurm: which job, step and task wrote the result; else null. */
+static json_t *slurm_json(const struct hostinfo *h)
 {
-	return json_pack("{s:o, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:i, s:o, s:o, s:o, s:o, s:b}",
+	if (!h->slurm_job[0])
+		return json_null();
+	return json_pack("{s:o, s:o, s:o, s:o}", "job_id", report_json_text(h->slurm_job),
+			 "step_id", *h->slurm_step ? report_json_text(h->slurm_step) : json_null(),
+			 "task_id", json_int_or_null(h->slurm_task, -1),
+			 "node", *h->slurm_node ? report_json_text(h->slurm_node) : json_null());
+}
+
+json_t *report_json_host(const struct hostinfo *h)
+{
+	json_t *o = json_pack("{s:o, s:o, s:{s:o, s:o, s:o, s:o, s:o}, s:i, s:o, s:o, s:o, s:o, s:b}",
 			 "kernel", report_json_text(h->kernel),
 			 "machine", report_json_text(h->machine),
 			 "cpu", "vendor", report_json_text(h->vendor),
@@ -66,6 +77,13 @@ static json_t *host_json(const struct hostinfo *h)
 			 "aslr", json_int_or_null(h->aslr, -1),
 			 "governor", *h->governor ? report_json_text(h->governor) : json_null(),
 			 "hw_pmu", h->hw_pmu);
+
+	json_object_set_new(o, "hostname", *h->hostname ? report_json_text(h->hostname)
+							 : json_null());
+	json_object_set_new(o, "uarch", *h->uarch ? report_json_text(h->uarch) : json_null());
+	json_object_set_new(o, "smt", h->smt < 0 ? json_null() : json_boolean(h->smt));
+	json_object_set_new(o, "slurm", slurm_json(h));
+	return o;
 }
 
 json_t *report_json_metric(const struct result_metric *m)
@@ -209,7 +227,7 @@ static void add_head(json_t *doc, const struct result *r)
 	json_object_set_new(doc, "complete", json_boolean(r->complete));
 	json_object_set_new(doc, "interrupted", json_boolean(r->interrupted));
 	json_object_set_new(doc, "stop_reason", json_str_or_null(r->stop_reason));
-	json_object_set_new(doc, "host", host_json(&r->host));
+	json_object_set_new(doc, "host", report_json_host(&r->host));
 	json_object_set_new(doc, "options", options_json(r));
 	json_object_set_new(doc, "variants", variants_json(r));
 	for (size_t i = 0; i < r->nmetrics; i++)

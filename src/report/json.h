@@ -53,6 +53,8 @@ json_t *report_json_skeleton(const struct result *r);
 /* One run, one metric, one note, encoded as in report_json's arrays. */
 json_t *report_json_run(const struct result *r, const struct result_run *run);
 json_t *report_json_metric(const struct result_metric *m);
+/* The "host" object of a result (also one host of a fleet report). */
+json_t *report_json_host(const struct hostinfo *h);
 json_t *report_json_note(const struct result_note *n);
 /* Write any document to path as report_json_write does (indented, atomic). */
 int report_json_write_doc(json_t *doc, const char *path, struct error *err);

@@ -205,6 +205,15 @@ static int read_host(struct hostinfo *h, json_t *o, struct error *err)
 		{ "perf_event_paranoid", F_INT, &h->paranoid, INT_MIN, INT_MAX },
 		{ "aslr", F_INT, &h->aslr, INT_MIN, INT_MAX },
 		{ "hw_pmu", F_BOOL, &h->hw_pmu },
+		{ "hostname", F_CHARS, h->hostname, 0, sizeof(h->hostname) },
+		{ "uarch", F_CHARS, h->uarch, 0, sizeof(h->uarch) },
+		{ "smt", F_BOOL, &h->smt },
+	};
+	const struct field slurm[] = {
+		{ "job_id", F_CHARS, h->slurm_job, 0, sizeof(h->slurm_job) },
+		{ "step_id", F_CHARS, h->slurm_step, 0, sizeof(h->slurm_step) },
+		{ "task_id", F_INT, &h->slurm_task, -1, INT_MAX },
+		{ "node", F_CHARS, h->slurm_node, 0, sizeof(h->slurm_node) },
 	};
 	const struct field cpuf[] = {
 		{ "vendor", F_CHARS, h->vendor, 0, sizeof(h->vendor) },
@@ -219,8 +228,11 @@ static int read_host(struct hostinfo *h, json_t *o, struct error *err)
 	h->hypervisor = -1;
 	h->paranoid = -100;
 	h->aslr = -1;
+	h->smt = -1;
+	h->slurm_task = -1;
 	if (read_fields(o, "host", host, NFIELDS(host), err) ||
-	    read_fields(cpu, "cpu", cpuf, NFIELDS(cpuf), err))
+	    read_fields(cpu, "cpu", cpuf, NFIELDS(cpuf), err) ||
+	    read_fields(json_object_get(o, "slurm"), "slurm", slurm, NFIELDS(slurm), err))
 		return error_prefix(err, "host");
 	return 0;
 }
@@ -488,8 +500,14 @@ static int read_doc(struct result *r, json_t *doc, size_t budget, struct error *
 		{ "env_pad_max", F_SIZE, &r->env_pad_max, 0, LLONG_MAX },
 	};
 
+	const struct field tool[] = {
+		{ "version", F_CHARS, r->tool_version, 0, sizeof(r->tool_version) },
+	};
+
 	r->complete = 0;
+	r->tool_version[0] = '\0';
 	if (read_fields(doc, "result", top, NFIELDS(top), err) ||
+	    read_fields(json_object_get(doc, "tool"), "tool", tool, NFIELDS(tool), err) ||
 	    read_host(&r->host, json_object_get(doc, "host"), err))
 		return -1;
 	if (read_fields(json_object_get(doc, "options"), "options", opts, NFIELDS(opts), err))

@@ -43,6 +43,7 @@ void result_init(struct result *r, const char *command)
 
 	memset(r, 0, sizeof(*r));
 	r->command = xstrdup(command);
+	snprintf(r->tool_version, sizeof(r->tool_version), "%s", PMUSTAT_VERSION);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	r->created = (double)ts.tv_sec + ts.tv_nsec / 1e9;
 	r->pin_cpu = -1;

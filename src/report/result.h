@@ -106,6 +106,8 @@ struct result_note {
 
 struct result {
 	char *command;		/* "stat", "compare", "demo" */
+	char tool_version[48];	/* the pmustat that wrote it (this one's when built
+				 * here; "" when a document does not say) */
 	struct hostinfo host;
 	double created;		/* epoch seconds */
 	int complete;		/* 0 while the campaign is running */

@@ -69,9 +69,34 @@ static void test_errors(void **state)
 	assert_false(words_has_blank("./prog"));
 }
 
+/* --slurm's text: appended to a vector, nothing for blank text, and an
+ * open quote named with the option. */
+static void test_append(void **state)
+{
+	struct words w = { 0 };
+	struct error err;
+
+	(void)state;
+	error_clear(&err);
+	assert_int_equal(words_append(&w, "   ", "--slurm", &err), 0);
+	assert_int_equal(w.n, 0);
+	assert_int_equal(words_append(&w, "-N1 --constraint='zen4|spr' -J \"my job\"", "--slurm",
+				      &err), 0);
+	assert_int_equal(w.n, 4);
+	assert_string_equal(w.v[1], "--constraint=zen4|spr");
+	assert_string_equal(w.v[3], "my job");
+	assert_null(w.v[4]);
+	assert_int_equal(words_append(&w, "-N1 --comment='x", "--slurm", &err), -1);
+	assert_int_equal(err.kind, ERR_USAGE);
+	assert_string_equal(err.msg, "--slurm: unterminated single quote in '-N1 --comment='x'");
+	assert_int_equal(w.n, 4);
+	words_release(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_append),
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_errors),
 	};
