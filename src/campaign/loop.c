@@ -12,11 +12,13 @@
  * predicts the rest, and the native blocks leave room for them. Simulated
  * blocks that do not fit are cut, with a note.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "campaign/mechanism.h"
+#include "campaign/target.h"
 #include "core/strbuf.h"
 #include "run/measure.h"
 #include "run/schedule.h"
@@ -144,7 +146,8 @@ static int run_slot(struct campaign *c, const struct sched_slot *slot, struct er
 		spec.nevents = rs.nevents;
 		spec.attach = rs.nattach ? attach_all : NULL;
 		spec.attach_ctx = &rs;
-		rc = measure_run(&spec, &c->server, &c->sw, &out, err);
+		rc = c->target ? campaign_target_measure(c, &spec, &out, err)
+			       : measure_run(&spec, &c->server, &c->sw, &out, err);
 		if (!rc)
 			rc = finish_run(c, slot, start, runs, &out, err);
 		measure_outcome_release(&out);
@@ -275,7 +278,8 @@ static int run_native(struct loop *l, struct error *err)
 {
 	struct campaign *c = l->c;
 	struct sched_slot slots[64];
-	unsigned nblocks = c->o->warmup + c->o->stop.max_blocks;
+	/* An attach session runs intervals until it ends (target.c). */
+	unsigned nblocks = c->target ? UINT_MAX : c->o->warmup + c->o->stop.max_blocks;
 	int stop = 0;
 
 	for (unsigned b = 0; b < nblocks && !stop; b++) {
@@ -290,9 +294,11 @@ static int run_native(struct loop *l, struct error *err)
 		l->native_run++;
 		c->native_blocks = b + 1;
 		strbuf_reset(&l->status);
-		if (b >= c->o->warmup)
+		if (c->target)
+			stop = campaign_target_ended(c, &l->why);
+		else if (b >= c->o->warmup)
 			stop = campaign_stop_check(c, b + 1 - c->o->warmup, &l->why, &l->status);
-		if (!stop && b + 1 < nblocks)
+		if (!stop && b + 1 < nblocks && !c->target)
 			stop = over_budget(l);
 	}
 	return 0;

@@ -176,10 +176,22 @@ void report_stat_table(const struct result *r, const struct table_opts *o, struc
 	analysis_compute(r, &a);
 	for (size_t i = 0; i < r->nruns; i++)
 		r->runs[i].warmup ? warm++ : measured++;
-	strbuf_adds(out, "\n Performance counter stats for '");
-	if (r->nvariants)
+	strbuf_adds(out, "\n Performance counter stats for ");
+	/* Attached (stat -p/-t/-a): perf stat's words for what was counted. */
+	if (r->attach.ids)
+		strbuf_addf(out, "%s id '%s", !strcmp(r->attach.kind, "tids") ? "thread"
+			    : "process", r->attach.ids);
+	else if (r->attach.cpus)
+		strbuf_addf(out, "'system wide, CPU(s) %s", r->attach.cpus);
+	else
+		strbuf_adds(out, "'");
+	if (r->nvariants && r->variants[0].argv[0]) {
+		if (r->attach.ids || r->attach.cpus)
+			strbuf_adds(out, "' while '");
 		report_command_line(r->variants[0].argv, out);
-	strbuf_addf(out, "' (%zu run%s", measured, measured == 1 ? "" : "s");
+	}
+	strbuf_addf(out, "' (%zu %s%s", measured, r->attach.interval_ms ? "interval" : "run",
+		    measured == 1 ? "" : "s");
 	if (warm)
 		strbuf_addf(out, " + %zu warm-up", warm);
 	strbuf_adds(out, "):\n\n");
