@@ -487,12 +487,12 @@ static void handle_wake(struct campaign *c, struct target_state *t, enum attach_
 		c->sw.stop_signal = 0;
 		break;
 	case ATTACH_CMD_EXITED:
+		note_exits(c, t);
 		out->sp = t->a.cmd_res;
 		end_session(t, "the command exited%.0s", 0);
 		break;
 	case ATTACH_TASK_EXITED:
-		note_exits(c, t);
-		break;
+		break;	/* said by note_exits already */
 	case ATTACH_TIME:
 		if (c->o->target.duration_s > 0 &&
 		    clock_now_ns() >= t->t0 + (uint64_t)(c->o->target.duration_s * 1e9))
@@ -518,7 +518,13 @@ int campaign_target_measure(struct campaign *c, const struct measure_spec *spec,
 		return -1;
 	if (spec->nevents != t->a.nevents)
 		return error_set(err, ERR_RUNTIME, "the counters changed between intervals");
-	w = attach_wait(&t->a, &c->sw, next_wake(c, t));
+	/* A task that exits while others still run is said, and the interval
+	 * goes on. */
+	do {
+		w = attach_wait(&t->a, &c->sw, next_wake(c, t));
+		if (w == ATTACH_TASK_EXITED)
+			note_exits(c, t);
+	} while (w == ATTACH_TASK_EXITED && !t->ended);
 	attach_read(&t->a, out->readings, out->read_ok, NULL, &wall);
 	handle_wake(c, t, w, out);
 	out->sp.wall_ns = wall;

@@ -88,11 +88,14 @@ int attach_open(struct attach *a, const struct attach_opts *o, const struct even
 		for (size_t j = 0; j < a->ninst; j++)
 			if (FD(a, i, j) >= 0)
 				open_errno[i] = 0;
+	/* The clock starts before the first enable and each read stops it after
+	 * the last read, so no counter's time_enabled exceeds the first run's
+	 * wall time. */
+	a->t_last = clock_now_ns();
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < a->ninst; j++)
 			if (FD(a, i, j) >= 0 && (!group || group[i] == i))
 				perf_enable_group(FD(a, i, j));
-	a->t_last = clock_now_ns();
 	if (a->have_cmd && spawn_go(&a->sp, err))
 		return -1;
 	return 0;
@@ -175,6 +178,11 @@ enum attach_wake attach_wait(struct attach *a, struct sigwatch *sw, uint64_t unt
 				break;
 			}
 		}
+		/* Exits first: a task and the command may end together. */
+		r = 0;
+		for (size_t j = 0; j < a->ninst; j++)
+			if (p[first_inst + j].revents & (POLLIN | POLLHUP | POLLERR))
+				r = a->hup[j] = 1;
 		if (first_inst == 2 && p[1].revents) {
 			struct error err;
 
@@ -184,10 +192,6 @@ enum attach_wake attach_wait(struct attach *a, struct sigwatch *sw, uint64_t unt
 			wake = ATTACH_CMD_EXITED;
 			break;
 		}
-		r = 0;
-		for (size_t j = 0; j < a->ninst; j++)
-			if (p[first_inst + j].revents & (POLLIN | POLLHUP | POLLERR))
-				r = a->hup[j] = 1;
 		if (r || (unw && check_unwatched(a))) {
 			wake = ATTACH_TASK_EXITED;
 			break;
@@ -209,7 +213,7 @@ static void add_reading(struct perf_reading *sum, const struct perf_reading *d)
 void attach_read(struct attach *a, struct perf_reading *r, int *ok, struct perf_reading *per,
 		 uint64_t *wall_ns)
 {
-	uint64_t now = clock_now_ns();
+	uint64_t now;
 
 	memset(r, 0, a->nevents * sizeof(*r));
 	memset(ok, 0, a->nevents * sizeof(int));
@@ -230,6 +234,7 @@ void attach_read(struct attach *a, struct perf_reading *r, int *ok, struct perf_
 				per[i * a->ninst + j] = d;
 			ok[i] = 1;
 		}
+	now = clock_now_ns();
 	*wall_ns = now - a->t_last;
 	a->t_last = now;
 }
