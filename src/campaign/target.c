@@ -443,7 +443,7 @@ static void note_exits(struct campaign *c, struct target_state *t)
 					t->ids[k], (double)(clock_now_ns() - t->t0) / 1e9);
 		}
 	}
-	if (gone == t->nids && !t->ended) {
+	if (t->nids && gone == t->nids && !t->ended) {
 		t->ended = 1;
 		strbuf_addf(&t->why, "%s attached exited",
 			    t->nids > 1 ? "every task" : c->o->target.kind == TARGET_TIDS
