@@ -71,6 +71,7 @@ struct campaign_target {
 	const char *cpus;	/* -C list, or NULL = every online CPU */
 	double duration_s;	/* --duration, 0 = until the command ends or Ctrl-C */
 	unsigned interval_ms;	/* -I: one run per interval; 0 = one run in all */
+	int per_thread;		/* --per-thread (-p/-t): each thread's counts too */
 };
 
 struct campaign_opts {

@@ -102,6 +102,8 @@ static int finish_run(struct campaign *c, const struct sched_slot *slot, double 
 	for (size_t i = 0; i < c->nmech; i++)
 		if (takes_part(&c->mech[i], slot) && c->mech[i].ops->end)
 			c->mech[i].ops->end(c, c->mech[i].state, runs[i], out, idx);
+	if (c->target)
+		campaign_target_end(c, idx);
 	campaign_compute_formulas(c, &c->res.runs[idx]);
 	if (campaign_persist(c, idx, err))
 		return -1;

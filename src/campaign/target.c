@@ -43,6 +43,13 @@ struct target_state {
 	uint64_t t0;		/* start of the session */
 	struct strbuf why;
 	size_t runs;
+	/* --per-thread: metric pt[k * ninst + j] is base metric ptbase[k] on
+	 * thread j; per holds the last interval's readings by event. */
+	size_t *ptbase, *pt, npt;
+	struct perf_reading *per;
+	int *per_ok;
+	size_t *ev_metric;	/* per event of the session: its base metric, or -1 */
+	size_t nev;
 };
 
 static const char *const kind_word[] = { "command", "pids", "tids", "system" };
@@ -220,6 +227,10 @@ int campaign_target_plan(struct campaign *c, struct error *err)
 		return -1;
 	if (k == TARGET_SYSTEM && plan_cpus(c, t, err))
 		return -1;
+	if (c->o->target.per_thread && !t->nids) {
+		error_set(err, ERR_USAGE, "--per-thread needs -p or -t");
+		return error_hint(err, "attach to the process: 'pmustat stat -p PID --per-thread'");
+	}
 	describe(c, t);
 	return 0;
 }
@@ -240,6 +251,43 @@ static void mark_not_reaped(struct campaign *c)
 }
 
 static int permission_error(const struct campaign *c, struct error *err);
+
+/* --per-thread: one metric per counted event and thread, "task-clock[1234]"
+ * (the thread id in brackets), in the table, the rows and the JSON. */
+static void add_per_thread(struct campaign *c, struct target_state *t)
+{
+	size_t nbase = c->res.nmetrics;
+
+	for (size_t m = 0; m < nbase; m++) {
+		const struct result_metric *b = &c->res.metrics[m];
+
+		if (b->source != MSRC_PERF || !b->available || b->hidden)
+			continue;
+		t->ptbase = xrealloc(t->ptbase, (t->npt + 1) * sizeof(size_t));
+		t->ptbase[t->npt++] = m;
+	}
+	t->pt = xcalloc(t->npt * t->ninst + 1, sizeof(size_t));
+	for (size_t k = 0; k < t->npt; k++)
+		for (size_t j = 0; j < t->ninst; j++) {
+			struct strbuf name = STRBUF_INIT;
+			struct result_metric *pm, *b;
+
+			strbuf_addf(&name, "%s[%d]", c->res.metrics[t->ptbase[k]].name,
+				    t->inst_pid[j]);
+			pm = result_add_metric(&c->res, name.buf, c->res.metrics[t->ptbase[k]].unit,
+					       MSRC_PERF);
+			b = &c->res.metrics[t->ptbase[k]];
+			pm->pmu = b->pmu ? xstrdup(b->pmu) : NULL;
+			pm->type = b->type;
+			pm->config = b->config;
+			pm->config1 = b->config1;
+			pm->config2 = b->config2;
+			pm->scale = b->scale;
+			pm->implicit = 1;
+			t->pt[k * t->ninst + j] = c->res.nmetrics - 1;
+			strbuf_release(&name);
+		}
+}
 
 /* A session with no counter at all would print an empty table: an error,
  * with the first reason (a permission is the usual one with -a). */
@@ -278,6 +326,8 @@ int campaign_target_plan_done(struct campaign *c, struct error *err)
 	if (nothing_countable(c, err))
 		return -1;
 	mark_not_reaped(c);
+	if (c->o->target.per_thread)
+		add_per_thread(c, c->target);
 	/* Every group is open in every interval (mech_perf): one schedule. */
 	if (c->groups > 1)
 		result_add_note(&c->res, NOTE_NOTE, NULL, NULL,
@@ -525,7 +575,15 @@ int campaign_target_measure(struct campaign *c, const struct measure_spec *spec,
 		if (w == ATTACH_TASK_EXITED)
 			note_exits(c, t);
 	} while (w == ATTACH_TASK_EXITED && !t->ended);
-	attach_read(&t->a, out->readings, out->read_ok, NULL, &wall);
+	if (t->npt && !t->per) {
+		t->nev = spec->nevents;
+		t->per = xcalloc(t->nev * t->a.ninst + 1, sizeof(*t->per));
+		t->per_ok = xcalloc(t->nev * t->a.ninst + 1, sizeof(int));
+		t->ev_metric = xcalloc(t->nev + 1, sizeof(size_t));
+		for (size_t i = 0; i < t->nev; i++)
+			t->ev_metric[i] = (size_t)result_metric_index(&c->res, spec->events[i].name);
+	}
+	attach_read(&t->a, out->readings, out->read_ok, t->per, t->per_ok, &wall);
 	handle_wake(c, t, w, out);
 	out->sp.wall_ns = wall;
 	memset(&out->sp.ru, 0, sizeof(out->sp.ru));
@@ -542,6 +600,31 @@ int campaign_target_measure(struct campaign *c, const struct measure_spec *spec,
 					t->why.buf);
 	}
 	return 0;
+}
+
+void campaign_target_end(struct campaign *c, size_t run_index)
+{
+	struct target_state *t = c->target;
+	struct result_run *run = &c->res.runs[run_index];
+
+	if (!t || !t->per || run->status == RUN_EXEC_FAILED)
+		return;
+	for (size_t i = 0; i < t->nev; i++)
+		for (size_t k = 0; k < t->npt; k++) {
+			if (t->ptbase[k] != t->ev_metric[i])
+				continue;
+			for (size_t j = 0; j < t->ninst && j < t->a.ninst; j++) {
+				const struct perf_reading *r = &t->per[i * t->a.ninst + j];
+				struct result_value *v = &run->values[t->pt[k * t->ninst + j]];
+
+				if (!t->per_ok[i * t->a.ninst + j])
+					continue;	/* not open on it */
+				v->valid = 1;
+				v->value = (double)r->value;
+				v->enabled = r->enabled;
+				v->running = r->running;
+			}
+		}
 }
 
 int campaign_target_ended(struct campaign *c, struct strbuf *why)
@@ -623,6 +706,11 @@ void campaign_target_release(struct campaign *c)
 	free(t->inst_owner);
 	free(t->cpus);
 	free(t->said);
+	free(t->ptbase);
+	free(t->pt);
+	free(t->per);
+	free(t->per_ok);
+	free(t->ev_metric);
 	strbuf_release(&t->why);
 	free(t);
 	c->target = NULL;

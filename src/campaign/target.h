@@ -28,6 +28,9 @@ int campaign_target_plan_done(struct campaign *c, struct error *err);
 int campaign_target_measure(struct campaign *c, const struct measure_spec *spec,
 			    struct measure_outcome *out, struct error *err);
 
+/* After the mechanisms ended run run_index: the per-thread values. */
+void campaign_target_end(struct campaign *c, size_t run_index);
+
 /* Is the session over? 1 with the reason in why. */
 int campaign_target_ended(struct campaign *c, struct strbuf *why);
 

@@ -111,6 +111,9 @@ static int apply_habits(struct campaign_opts *o, struct perf_habits *h, int have
 				   "or drop -x to write the JSON");
 	if (h->sep && !*h->sep)
 		return usage_error("-x needs a separator, e.g. -x ,", "give one character: -x ,");
+	if (o->target.per_thread && !h->pids && !h->tids)
+		return usage_error("--per-thread needs -p or -t",
+				   "attach to the process: 'pmustat stat -p PID --per-thread'");
 	if (!kinds && o->target.duration_s > 0)
 		return usage_error("--duration bounds counting with -p, -t or -a",
 				   "with a command use --max-time, or attach with -p/-t/-a");
@@ -139,11 +142,12 @@ int cmd_stat(int argc, const char **argv)
 		{ OPT_DOUBLE, 0, "duration", &o.target.duration_s, "s", "with -p/-t/-a: stop counting after s seconds", 0.001, 1e7 },
 		{ OPT_UINT, 'I', "interval-print", &o.target.interval_ms, "ms", "one run per interval of ms, rows printed as they end", 1, 1e8 },
 		{ OPT_STRING, 'x', "field-separator", &h.sep, "sep", "perf stat's separated rows instead of the table" },
+		{ OPT_BOOL, 0, "per-thread", &o.target.per_thread, NULL, "with -p/-t: each thread's counts too, as NAME[TID]" },
 	};
 	int next, r, repeat_given;
 
 	measure_args_init(&ma, &o);
-	measure_options(opts + 8, 38, &ma, MEASURE_STAT);
+	measure_options(opts + 9, 38, &ma, MEASURE_STAT);
 	r = cli_parse(argc, argv, opts, stat_usage, PARSE_OPT_STOP_AT_NON_OPTION, &next, &ma.help);
 	if (r) {
 		measure_args_release(&ma);

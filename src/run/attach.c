@@ -211,14 +211,16 @@ static void add_reading(struct perf_reading *sum, const struct perf_reading *d)
 }
 
 void attach_read(struct attach *a, struct perf_reading *r, int *ok, struct perf_reading *per,
-		 uint64_t *wall_ns)
+		 int *per_ok, uint64_t *wall_ns)
 {
 	uint64_t now;
 
 	memset(r, 0, a->nevents * sizeof(*r));
 	memset(ok, 0, a->nevents * sizeof(int));
-	if (per)
+	if (per) {
 		memset(per, 0, a->nevents * a->ninst * sizeof(*per));
+		memset(per_ok, 0, a->nevents * a->ninst * sizeof(int));
+	}
 	for (size_t i = 0; i < a->nevents; i++)
 		for (size_t j = 0; j < a->ninst; j++) {
 			struct perf_reading cur, d, *last = &a->last[i * a->ninst + j];
@@ -230,8 +232,10 @@ void attach_read(struct attach *a, struct perf_reading *r, int *ok, struct perf_
 			d.running = cur.running - last->running;
 			*last = cur;
 			add_reading(&r[i], &d);
-			if (per)
+			if (per) {
 				per[i * a->ninst + j] = d;
+				per_ok[i * a->ninst + j] = 1;
+			}
 			ok[i] = 1;
 		}
 	now = clock_now_ns();

@@ -76,12 +76,12 @@ enum attach_wake attach_wait(struct attach *a, struct sigwatch *sw, uint64_t unt
 /*
  * What was counted since the previous read (or the start): per event the
  * sum over instances of value, time enabled and time running; ok[i] = 0 when
- * event i is open nowhere. per (nevents x ninst, or NULL) gets each
- * instance's own part (--per-thread). *wall_ns is the time since the
+ * event i is open nowhere. per and per_ok (nevents x ninst, or NULL) get
+ * each instance's own part (--per-thread). *wall_ns is the time since the
  * previous read.
  */
 void attach_read(struct attach *a, struct perf_reading *r, int *ok, struct perf_reading *per,
-		 uint64_t *wall_ns);
+		 int *per_ok, uint64_t *wall_ns);
 
 /* End the command if it still runs (killed, outcome in cmd_res) and close
  * the counters. */

@@ -47,6 +47,19 @@ tc=$(jv t.json runs.0.values.task-clock.value)
 wall=$(jv t.json runs.0.values.wall-time.value)
 [ "$tc" -gt 0 ] && [ "$tc" -le $((2 * wall)) ] || fail "thread task-clock $tc vs wall $wall"
 
+# --per-thread: one metric per thread, NAME[TID]; they are the parts of the
+# total, which is their exact sum.
+run_pm 0 stat -p "$spid" --per-thread --duration 0.2 -e task-clock -o pt.json
+sum=0
+for tid in $(cat tids); do
+	expect_in out "task-clock[$tid]"
+	v=$(jv pt.json "runs.0.values.task-clock[$tid].value")
+	sum=$((sum + v))
+done
+expect_eq "$sum" "$(jv pt.json runs.0.values.task-clock.value)" "per-thread values add up"
+run_pm 2 stat --per-thread -- true
+expect_in err "--per-thread needs -p or -t"
+
 # The command after -- bounds the session (perf stat -p PID -- sleep 1).
 run_pm 0 stat -p "$spid" -e task-clock -o c.json -- true
 expect_eq "$(jv c.json stop_reason)" "the command exited" "ended by the command"
