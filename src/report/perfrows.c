@@ -7,6 +7,8 @@
  */
 #include "report/perfrows.h"
 
+#include "core/printable.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -72,14 +74,16 @@ void report_interval_rows(const struct result *r, size_t run, const char *sep, i
 		if (v->valid)
 			number(&num, scaled(met, v));
 		if (sep) {
-			strbuf_addf(out, "%.9f%s%s%s%s%s%s", ts, sep,
-				    v->valid ? num.buf : "<not counted>", sep, met->unit, sep,
-				    met->name);
+			strbuf_addf(out, "%.9f%s%s%s%s%s", ts, sep,
+				    v->valid ? num.buf : "<not counted>", sep, met->unit, sep);
+			strbuf_add_printable(out, met->name);
 			times(out, sep, met, v);
 			strbuf_addf(out, "%s%s\n", sep, sep);
 		} else {
-			strbuf_addf(out, "%16.9f %18s %-4s %s\n", ts,
-				    v->valid ? num.buf : "<not counted>", met->unit, met->name);
+			strbuf_addf(out, "%16.9f %18s %-4s ", ts,
+				    v->valid ? num.buf : "<not counted>", met->unit);
+			strbuf_add_printable(out, met->name);
+			strbuf_addch(out, '\n');
 		}
 		strbuf_release(&num);
 	}
@@ -109,15 +113,17 @@ void report_sep_rows(const struct result *r, const char *sep, struct strbuf *out
 			n++;
 		}
 		if (!n) {
-			strbuf_addf(out, "<not counted>%s%s%s%s%s%s%s\n", sep, met->unit, sep,
-				    met->name, sep, sep, sep);
+			strbuf_addf(out, "<not counted>%s%s%s", sep, met->unit, sep);
+			strbuf_add_printable(out, met->name);
+			strbuf_addf(out, "%s%s%s\n", sep, sep, sep);
 			continue;
 		}
 		mean.valid = 1;
 		mean.enabled /= n;
 		mean.running /= n;
 		number(out, sum / (double)n);
-		strbuf_addf(out, "%s%s%s%s", sep, met->unit, sep, met->name);
+		strbuf_addf(out, "%s%s%s", sep, met->unit, sep);
+		strbuf_add_printable(out, met->name);
 		if (n > 1) {
 			double mu = sum / (double)n;
 			double var = (sum2 - (double)n * mu * mu) / (double)(n - 1);

@@ -178,12 +178,14 @@ void report_stat_table(const struct result *r, const struct table_opts *o, struc
 		r->runs[i].warmup ? warm++ : measured++;
 	strbuf_adds(out, "\n Performance counter stats for ");
 	/* Attached (stat -p/-t/-a): perf stat's words for what was counted. */
-	if (r->attach.ids)
-		strbuf_addf(out, "%s id '%s", !strcmp(r->attach.kind, "tids") ? "thread"
-			    : "process", r->attach.ids);
-	else if (r->attach.cpus)
-		strbuf_addf(out, "'system wide, CPU(s) %s", r->attach.cpus);
-	else
+	if (r->attach.ids) {
+		strbuf_addf(out, "%s id '", r->attach.kind && !strcmp(r->attach.kind, "tids")
+			    ? "thread" : "process");
+		strbuf_add_printable(out, r->attach.ids);
+	} else if (r->attach.cpus) {
+		strbuf_adds(out, "'system wide, CPU(s) ");
+		strbuf_add_printable(out, r->attach.cpus);
+	} else
 		strbuf_adds(out, "'");
 	if (r->nvariants && r->variants[0].argv[0]) {
 		if (r->attach.ids || r->attach.cpus)
