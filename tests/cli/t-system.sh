@@ -85,3 +85,7 @@ run_pm 2 stat -C '' -- true
 expect_in err "empty CPU list"
 run_pm 2 stat -a -e call:malloc -- true
 expect_in err "call counters cannot be used with -p, -t, -a or -I"
+
+# pmustat report reads the target back: the heading says what was counted.
+run_pm 0 report cmd.json
+expect_in out "Performance counter stats for 'system wide, CPU(s) $(jv cmd.json options.target.cpus)' while 'true'"
