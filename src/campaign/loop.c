@@ -201,7 +201,8 @@ static int run_block(struct loop *l, struct sched_slot *slots, int sim, uint64_t
 	l->blocks++;
 	for (size_t i = 0; i < c->res.nvariants; i++) {
 		sigwatch_poll(&c->sw);
-		if (c->sw.stop_signal)
+		/* An attach session ends on a stop request itself (target.c). */
+		if (c->sw.stop_signal && !c->target)
 			break;
 		if (run_slot(c, &slots[i], err))
 			return -1;
@@ -290,7 +291,7 @@ static int run_native(struct loop *l, struct error *err)
 		schedule_block(&l->native, (int)b, slots);
 		if (run_block(l, slots, 0, &ns, err))
 			return -1;
-		if (c->sw.stop_signal)
+		if (c->sw.stop_signal && !c->target)
 			break;
 		l->native_ns += ns;
 		l->native_run++;

@@ -177,6 +177,7 @@ static int refuse_options(const struct campaign *c, struct error *err)
 	const char *bad = c->o->profile ? "--profile"
 			  : c->o->backend && !strcmp(c->o->backend, "sim") ? "--backend sim"
 			  : c->o->timeout_s > 0 ? "--timeout"
+			  : c->o->max_time_s > 0 ? "--max-time"
 			  : c->o->warmup ? "--warmup" : NULL;
 
 	if (c->req_calls)
@@ -501,12 +502,12 @@ static void note_exits(struct campaign *c, struct target_state *t)
 	}
 }
 
-static void end_session(struct target_state *t, const char *fmt, double v)
+static void end_session(struct target_state *t, const char *why)
 {
 	if (t->ended)
 		return;
 	t->ended = 1;
-	strbuf_addf(&t->why, fmt, v);
+	strbuf_adds(&t->why, why);
 }
 
 static uint64_t next_wake(const struct campaign *c, const struct target_state *t)
@@ -533,20 +534,26 @@ static void handle_wake(struct campaign *c, struct target_state *t, enum attach_
 	case ATTACH_STOP:
 		/* Ctrl-C ends the session, as it ends perf stat -p: a normal end
 		 * with every interval kept, not an interrupted campaign. */
-		end_session(t, "stopped by signal %.0f (Ctrl-C)", c->sw.stop_signal);
+		end_session(t, c->sw.stop_signal == SIGINT ? "stopped by SIGINT (Ctrl-C)"
+						     : "stopped by SIGTERM");
 		c->sw.stop_signal = 0;
 		break;
 	case ATTACH_CMD_EXITED:
 		note_exits(c, t);
 		out->sp = t->a.cmd_res;
-		end_session(t, "the command exited%.0s", 0);
+		end_session(t, "the command exited");
 		break;
 	case ATTACH_TASK_EXITED:
 		break;	/* said by note_exits already */
 	case ATTACH_TIME:
 		if (c->o->target.duration_s > 0 &&
-		    clock_now_ns() >= t->t0 + (uint64_t)(c->o->target.duration_s * 1e9))
-			end_session(t, "duration of %g s reached", c->o->target.duration_s);
+		    clock_now_ns() >= t->t0 + (uint64_t)(c->o->target.duration_s * 1e9)) {
+			char why[64];
+
+			snprintf(why, sizeof(why), "duration of %g s reached",
+				 c->o->target.duration_s);
+			end_session(t, why);
+		}
 		break;
 	}
 }

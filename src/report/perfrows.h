@@ -2,10 +2,13 @@
  * perf stat's row formats: the interval rows of -I (time since the start,
  * value, unit, event: one row per interval per metric) and the separated
  * rows of -x SEP, in perf's field order (tools/perf/Documentation/
- * perf-stat.txt, "CSV FORMAT", since Linux 4.6: optional time stamp, counter
- * value, unit, event name, optional variance with -r, run time of the
- * counter, percentage of the time it was running, optional metric value and
- * unit). Pure: a result in, bytes out.
+ * perf-stat.txt, "CSV FORMAT", added by Andi Kleen's commit 6b45f7b2 in
+ * 2016, with the variance moved before the run time by his later "Correctly
+ * document the order where stddev is output" patch; checked against perf
+ * 6.1's output here: optional time stamp, counter value, unit, event name,
+ * optional variance with -r, run time of the counter, percentage of the time
+ * it was running, optional metric value and unit). Pure: a result in, bytes
+ * out.
  */
 #ifndef PMU_REPORT_PERFROWS_H
 #define PMU_REPORT_PERFROWS_H

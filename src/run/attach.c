@@ -157,6 +157,10 @@ enum attach_wake attach_wait(struct attach *a, struct sigwatch *sw, uint64_t unt
 		size_t np = 0, first_inst;
 		int unw = 0, r;
 
+		if (sw->stop_signal) {	/* came while the last run was recorded */
+			wake = ATTACH_STOP;
+			break;
+		}
 		p[np++] = (struct pollfd){ sw->fd, POLLIN, 0 };
 		if (a->have_cmd && !a->cmd_over)
 			p[np++] = (struct pollfd){ spawn_fd(&a->sp), POLLIN, 0 };

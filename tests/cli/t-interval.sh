@@ -63,7 +63,7 @@ awk -F, '$3 == "task-clock" { n++; if (NF != 8 || $4 !~ /%$/) bad = 1 }
 
 # Bad inputs.
 run_pm 2 stat -I 5 -- true
-expect_in err "print interval must be >= 10 ms (-I), as with perf stat"
+expect_in err "print interval must be >= 10 ms (-I)"
 run_pm 2 stat -I 9 -p "$spid"
 expect_in err "print interval must be >= 10 ms"
 run_pm 2 stat -x, -o r.json -- true
@@ -74,3 +74,22 @@ run_pm 2 stat -I 20 -r 3 -- true
 expect_in err "-r and --warmup repeat a command"
 run_pm 2 stat -I 20 --backend sim -- true
 expect_in err "--backend sim cannot be used with -p, -t, -a or -I"
+
+# SIGINT (Ctrl-C) or SIGTERM ends a session normally, as it ends perf stat
+# -p: exit 0, the intervals kept, the document complete. The signal is sent
+# once the first interval's row is out.
+for sig in INT TERM; do
+	# The background job's own redirection creates rows: a file left from
+	# the last round must not look like its first row.
+	rm -f rows
+	"$PMUSTAT" stat -p "$spid" -I 20 -e task-clock -o s$sig.json >rows 2>err &
+	pm=$!
+	while [ ! -s rows ]; do sleep 0.01; done
+	kill -$sig "$pm"
+	wait "$pm"
+	expect_eq "$?" 0 "ended by SIG$sig: exit code"
+	expect_eq "$(jv s$sig.json complete)" true "SIG$sig: complete"
+	expect_eq "$(jv s$sig.json interrupted)" false "SIG$sig: a normal end"
+	jv s$sig.json stop_reason | grep -q "^stopped by SIG$sig" || fail "SIG$sig: stop reason"
+	[ "$(jv s$sig.json runs.#)" -ge 1 ] || fail "SIG$sig: no interval kept"
+done
