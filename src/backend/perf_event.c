@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -108,7 +109,45 @@ void perf_set_release(struct perf_set *s)
 	s->n = 0;
 }
 
+int perf_open_attached(const struct event_spec *ev, pid_t pid, int cpu, int group_fd,
+		       int inherit)
+{
+	struct perf_event_attr a;
+
+	attr_for_count(&a, ev, group_fd < 0);
+	a.enable_on_exec = 0;
+	a.inherit = inherit && pid >= 0 && a.inherit;
+	return sys_perf_event_open(&a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
+
+int perf_enable_group(int leader_fd)
+{
+	return ioctl(leader_fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+}
+
+int perf_read_fd(int fd, struct perf_reading *r)
+{
+	uint64_t buf[3];
+	ssize_t got = read(fd, buf, sizeof(buf));
+
+	if (got != (ssize_t)sizeof(buf)) {
+		if (got >= 0)
+			errno = EIO;
+		return -1;
+	}
+	r->value = buf[0];
+	r->enabled = buf[1];
+	r->running = buf[2];
+	return 0;
+}
+
 int perf_probe(const struct event_spec *ev, const struct hostinfo *host, struct error *err)
+{
+	return perf_probe_cpu(ev, host, -1, err);
+}
+
+int perf_probe_cpu(const struct event_spec *ev, const struct hostinfo *host, int cpu,
+		   struct error *err)
 {
 	struct perf_event_attr a = ev->attr;
 	int fd;
@@ -116,8 +155,8 @@ int perf_probe(const struct event_spec *ev, const struct hostinfo *host, struct 
 	a.size = sizeof(a);
 	a.disabled = 1;
 	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	a.inherit = 1;
-	fd = sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	a.inherit = cpu < 0;
+	fd = sys_perf_event_open(&a, cpu < 0 ? 0 : -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd >= 0) {
 		close(fd);
 		return 0;

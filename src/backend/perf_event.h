@@ -50,12 +50,31 @@ int perf_set_read(const struct perf_set *s, size_t i, struct perf_reading *r,
 void perf_set_release(struct perf_set *s);
 
 /*
+ * Attaching (run/attach.h): open one counting event on a running task
+ * (pid >= 0, cpu -1) or on one CPU for every task (pid -1, cpu >= 0), not
+ * waiting for an exec. Leaders (group_fd -1) start disabled and are enabled
+ * with perf_enable_group() once every counter is open, so all of them start
+ * together. inherit: threads and children created later count too (not
+ * with pid -1, where the kernel refuses it). Returns the fd, or -1 with
+ * errno set.
+ */
+int perf_open_attached(const struct event_spec *ev, pid_t pid, int cpu, int group_fd,
+		       int inherit);
+int perf_enable_group(int leader_fd);
+/* Read one fd's value and times; -1 with errno on a failed or short read. */
+int perf_read_fd(int fd, struct perf_reading *r);
+
+/*
  * Can this event be opened here at all? Opens it on the calling process,
  * disabled, and closes it again. Returns 0 or -1 with err explaining why not
  * (no hardware PMU, permissions, unknown to the kernel, ...).
  */
 struct hostinfo;
 int perf_probe(const struct event_spec *ev, const struct hostinfo *host, struct error *err);
+/* The same on one CPU for every task (pid -1), as system-wide counting opens
+ * it; cpu < 0 is perf_probe(). */
+int perf_probe_cpu(const struct event_spec *ev, const struct hostinfo *host, int cpu,
+		   struct error *err);
 
 /*
  * Does counting kernel-mode activity require privileges this process lacks?

@@ -15,6 +15,7 @@
 
 #include "backend/elf.h"
 #include "campaign/mechanism.h"
+#include "campaign/target.h"
 #include "core/strbuf.h"
 #include "report/journal.h"
 
@@ -48,6 +49,7 @@ int campaign_init(struct campaign *c, const struct campaign_opts *o, const char 
 
 void campaign_release(struct campaign *c)
 {
+	campaign_target_release(c);
 	for (size_t i = c->nmech; i-- > 0;)
 		c->mech[i].ops->release(c->mech[i].state);
 	free(c->mech);
@@ -89,7 +91,7 @@ static int set_run_argv(struct campaign *c, struct error *err)
 	int rc = 0;
 
 	c->run_argv = xcalloc(nv + 1, sizeof(char **));
-	for (size_t v = 0; v < nv && !rc; v++) {
+	for (size_t v = 0; v < nv && !rc && c->res.variants[v].argv[0]; v++) {
 		char *path = execpath_resolve(c->res.variants[v].argv[0], err);
 
 		rc = path ? 0 : -1;

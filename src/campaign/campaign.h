@@ -71,6 +71,23 @@ enum { PROFILE_TIME = 1, PROFILE_ALLOCS = 2 };
  */
 enum hook_kind { HOOK_SETUP, HOOK_PREPARE, HOOK_CONCLUDE, HOOK_CLEANUP, HOOK_KINDS };
 
+/*
+ * What stat counts (campaign/target.h). TARGET_COMMAND spawns the command
+ * for every run; the others attach to what already runs, as perf stat's
+ * -p, -t and -a do, for one session whose runs are its intervals. A
+ * command, if given, then only bounds the session.
+ */
+enum target_kind { TARGET_COMMAND, TARGET_PIDS, TARGET_TIDS, TARGET_SYSTEM };
+
+struct campaign_target {
+	enum target_kind kind;
+	const char *ids;	/* -p / -t list, as given */
+	const char *cpus;	/* -C list, or NULL = every online CPU */
+	double duration_s;	/* --duration, 0 = until the command ends or Ctrl-C */
+	unsigned interval_ms;	/* -I: one run per interval; 0 = one run in all */
+	int per_thread;		/* --per-thread (-p/-t): each thread's counts too */
+};
+
 struct campaign_opts {
 	const char *events;	/* -e list, or NULL */
 	const char *metrics;	/* -m list, or NULL */
@@ -101,6 +118,7 @@ struct campaign_opts {
 	const char *call_graph;	/* --call-graph: dwarf (NULL: the default), fp, none */
 	const char *sim_args;	/* words appended to each command in simulated
 				 * runs (a smaller input), or NULL */
+	struct campaign_target target;
 	const char *done_reason;	/* stop reason when every block ran (NULL: "all runs done") */
 	const char *input;	/* --input: every run's stdin (NULL: /dev/null) */
 	const char *shell;	/* --shell: the commands are 'SHELL -c STRING' (for the note) */
@@ -114,6 +132,7 @@ struct campaign_opts {
 
 struct mech_slot;
 struct journal;
+struct target_state;
 
 struct campaign {
 	const struct campaign_opts *o;
@@ -143,6 +162,7 @@ struct campaign {
 	unsigned long long left_total;	/* processes they left */
 	struct execpaths xp;		/* equal-length links, if used */
 	char ***run_argv;		/* per variant: argv as exec'd */
+	struct target_state *target;	/* an attach session (target.c), or NULL */
 };
 
 /* Start the spawn server and read the host; -1 with err (e.g. a bad

@@ -16,11 +16,13 @@
  * run first, before any simulated or measured block, in an order of their
  * own; their time counts against the budget like any other.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "campaign/mechanism.h"
+#include "campaign/target.h"
 #include "core/strbuf.h"
 #include "run/measure.h"
 #include "run/schedule.h"
@@ -104,6 +106,8 @@ static int finish_run(struct campaign *c, const struct sched_slot *slot, double 
 	for (size_t i = 0; i < c->nmech; i++)
 		if (takes_part(&c->mech[i], slot) && c->mech[i].ops->end)
 			c->mech[i].ops->end(c, c->mech[i].state, runs[i], out, idx);
+	if (c->target)
+		campaign_target_end(c, idx);
 	campaign_compute_formulas(c, &c->res.runs[idx]);
 	if (campaign_persist(c, idx, err))
 		return -1;
@@ -156,7 +160,8 @@ static int run_slot(struct campaign *c, const struct sched_slot *slot, struct er
 		spec.nevents = rs.nevents;
 		spec.attach = rs.nattach ? attach_all : NULL;
 		spec.attach_ctx = &rs;
-		rc = measure_run(&spec, &c->server, &c->sw, &out, err);
+		rc = c->target ? campaign_target_measure(c, &spec, &out, err)
+			       : measure_run(&spec, &c->server, &c->sw, &out, err);
 		if (!rc)
 			rc = finish_run(c, slot, start, runs, &out, err);
 		measure_outcome_release(&out);
@@ -211,7 +216,8 @@ static int run_block(struct loop *l, struct sched_slot *slots, int kind, uint64_
 	l->blocks++;
 	for (size_t i = 0; i < c->res.nvariants; i++) {
 		sigwatch_poll(&c->sw);
-		if (c->sw.stop_signal)
+		/* An attach session ends on a stop request itself (target.c). */
+		if (c->sw.stop_signal && !c->target)
 			break;
 		if (run_slot(c, &slots[i], err))
 			return -1;
@@ -290,7 +296,8 @@ static int run_native(struct loop *l, struct error *err)
 {
 	struct campaign *c = l->c;
 	struct sched_slot slots[64];
-	unsigned nblocks = c->o->warmup + c->o->stop.max_blocks;
+	/* An attach session runs intervals until it ends (target.c). */
+	unsigned nblocks = c->target ? UINT_MAX : c->o->warmup + c->o->stop.max_blocks;
 	int stop = 0;
 
 	for (unsigned b = 0; b < nblocks && !stop; b++) {
@@ -299,15 +306,17 @@ static int run_native(struct loop *l, struct error *err)
 		schedule_block(&l->native, (int)b, slots);
 		if (run_block(l, slots, MECH_NATIVE, &ns, err))
 			return -1;
-		if (c->sw.stop_signal)
+		if (c->sw.stop_signal && !c->target)
 			break;
 		l->native_ns += ns;
 		l->native_run++;
 		c->native_blocks = b + 1;
 		strbuf_reset(&l->status);
-		if (b >= c->o->warmup)
+		if (c->target)
+			stop = campaign_target_ended(c, &l->why);
+		else if (b >= c->o->warmup)
 			stop = campaign_stop_check(c, b + 1 - c->o->warmup, &l->why, &l->status);
-		if (!stop && b + 1 < nblocks)
+		if (!stop && b + 1 < nblocks && !c->target)
 			stop = over_budget(l);
 	}
 	return 0;

@@ -14,6 +14,7 @@
 
 #include "backend/perf_event.h"
 #include "campaign/mechanism.h"
+#include "campaign/target.h"
 #include "catalog/catalog.h"
 #include "catalog/event_kind.h"
 #include "core/strbuf.h"
@@ -90,7 +91,8 @@ static void count_event(struct campaign *c, struct perf_state *s, struct event_s
 	error_clear(&why);
 	/* A dry run plans for the uarch asked for, which may not be this host:
 	 * nothing is opened, so nothing is probed. */
-	if (!c->o->dry_run && perf_probe(ev, &c->res.host, &why)) {
+	if (!c->o->dry_run &&
+	    perf_probe_cpu(ev, &c->res.host, campaign_target_probe_cpu(c), &why)) {
 		campaign_mark_unavailable(m, reason_of(why.msg), why.hint);
 		if (owned)
 			event_spec_release(ev);
@@ -333,6 +335,18 @@ static int perf_begin(struct campaign *c, void *state, struct run_setup *rs, voi
 	(void)err;
 	pr->base = rs->nevents;
 	plan_run_leaders(&s->plan, (size_t)rs->slot->group, s->nevents, s->leaders);
+	/* An attach session counts its intervals with one set of counters:
+	 * every group at once, multiplexed by the kernel as perf stat does
+	 * (time_running says how much each counted). */
+	for (size_t g = 1; c->target && g < s->plan.ngroups; g++) {
+		size_t *more = xcalloc(s->nevents + 1, sizeof(size_t));
+
+		plan_run_leaders(&s->plan, g, s->nevents, more);
+		for (size_t i = 0; i < s->nevents; i++)
+			if (s->leaders[i] == PLAN_NOT_COUNTED)
+				s->leaders[i] = more[i];
+		free(more);
+	}
 	for (size_t i = 0; i < s->nevents; i++) {
 		size_t l = s->leaders[i];
 

@@ -58,7 +58,8 @@ static void process_end(struct campaign *c, void *state, void *run,
 	if (c->res.runs[run_index].status == RUN_EXEC_FAILED)
 		return;
 	for (size_t k = 0; k < NPROCESS; k++)
-		campaign_set_value(c, run_index, s->metric[k], v[k]);
+		if (c->res.metrics[s->metric[k]].available)	/* attached: no rusage */
+			campaign_set_value(c, run_index, s->metric[k], v[k]);
 }
 
 const struct mechanism_ops mech_process = {

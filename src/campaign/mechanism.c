@@ -42,6 +42,8 @@ int campaign_catalog(struct campaign *c, struct error *err)
 	if (catalog_host_open(&c->cat, c->o->uarch, err))
 		return -1;
 	c->have_cat = 1;
+	/* -a: system-wide PMUs (amd_l3) count what is asked for, no proxy. */
+	c->cat.ctx.system_wide = c->o->target.kind == TARGET_SYSTEM;
 	if (c->cat.note[0])
 		result_add_note(&c->res, NOTE_NOTE, NULL, NULL, "%s", c->cat.note);
 	return 0;

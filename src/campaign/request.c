@@ -14,6 +14,7 @@
 #include "backend/callcount.h"
 #include "backend/sim_select.h"
 #include "campaign/mechanism.h"
+#include "campaign/target.h"
 #include "campaign/policy.h"
 #include "catalog/catalog.h"
 #include "core/strbuf.h"
@@ -119,12 +120,20 @@ int campaign_plan(struct campaign *c, struct error *err)
 				 (enum callcount_mech *)&c->call_mech, err))
 		return -1;
 	split_request(c);
+	if (campaign_target_plan(c, err))
+		return -1;
 	if (plan_mechanisms(c, err) || campaign_apply_backend(c, &sim, err))
 		return -1;
 	for (size_t i = 0; i < c->nmech; i++)
 		if (c->mech[i].ops->plan_done &&
 		    c->mech[i].ops->plan_done(c, c->mech[i].state, err))
 			return -1;
+	if (c->target && c->sim_blocks) {
+		error_set(err, ERR_USAGE, "simulation cannot count tasks that already run");
+		return error_hint(err, "count with the hardware: '--backend hw'");
+	}
+	if (campaign_target_plan_done(c, err))
+		return -1;
 	note_unavailable(c);
 	return 0;
 }
@@ -134,4 +143,5 @@ void campaign_dry_run(const struct campaign *c, struct strbuf *out)
 	for (size_t i = 0; i < c->nmech; i++)
 		if (c->mech[i].ops->dry_run)
 			c->mech[i].ops->dry_run(c, c->mech[i].state, out);
+	campaign_target_dry_run(c, out);
 }

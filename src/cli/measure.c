@@ -104,7 +104,7 @@ int cli_campaign_conclude(struct campaign *c, campaign_renderer render, int quie
 	error_clear(&err);
 	error_clear(&err2);
 	rc = campaign_run(c, &err);
-	if (c->o->progress)
+	if (c->o->progress == progress_line)
 		fputs("\r\033[K", stderr);
 	out_rc = campaign_finish(c, &err2);
 	if (out_rc && err2.kind != ERR_NONE)

@@ -191,14 +191,26 @@ json_t *report_json_note(const struct result_note *n)
 	return o;
 }
 
+static json_t *target_json(const struct result_target *t)
+{
+	return json_pack("{s:s, s:o, s:o, s:o, s:i, s:f}", "kind", t->kind, "ids",
+			 json_str_or_null(t->ids), "threads", json_str_or_null(t->threads),
+			 "cpus", json_str_or_null(t->cpus), "interval_ms", (int)t->interval_ms,
+			 "duration_s", t->duration_s);
+}
+
 static json_t *options_json(const struct result *r)
 {
-	return json_pack("{s:I, s:i, s:i, s:f, s:b, s:b, s:o, s:I}", "seed", (json_int_t)r->seed,
+	json_t *o = json_pack("{s:I, s:i, s:i, s:f, s:b, s:b, s:o, s:I}", "seed", (json_int_t)r->seed,
 			 "repeat", (int)r->repeat, "warmup", (int)r->warmup,
 			 "timeout", r->timeout_s, "keep_children", r->keep_children,
 			 "kernel_excluded", r->kernel_excluded,
 			 "pin_cpu", r->pin_cpu < 0 ? json_null() : json_integer(r->pin_cpu),
 			 "env_pad_max", (json_int_t)r->env_pad_max);
+
+	if (r->attach.kind)
+		json_object_set_new(o, "target", target_json(&r->attach));
+	return o;
 }
 
 static json_t *variants_json(const struct result *r)

@@ -510,7 +510,19 @@ static int read_doc(struct result *r, json_t *doc, size_t budget, struct error *
 	    read_fields(json_object_get(doc, "tool"), "tool", tool, NFIELDS(tool), err) ||
 	    read_host(&r->host, json_object_get(doc, "host"), err))
 		return -1;
+	const struct field target[] = {	/* stat -p/-t/-a/-I (campaign/target.c) */
+		{ "kind", F_STR, &r->attach.kind },
+		{ "ids", F_STR, &r->attach.ids },
+		{ "threads", F_STR, &r->attach.threads },
+		{ "cpus", F_STR, &r->attach.cpus },
+		{ "interval_ms", F_UINT, &r->attach.interval_ms, 0, INT_MAX },
+		{ "duration_s", F_NUM, &r->attach.duration_s },
+	};
+
 	if (read_fields(json_object_get(doc, "options"), "options", opts, NFIELDS(opts), err))
+		return error_prefix(err, "options");
+	if (read_fields(json_object_get(json_object_get(doc, "options"), "target"), "target",
+			target, NFIELDS(target), err))
 		return error_prefix(err, "options");
 	if (read_array(r, doc, "variants", "variant", read_variant, budget, err) ||
 	    read_array(r, doc, "metrics", "metric", report_json_add_metric, budget, err) ||

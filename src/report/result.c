@@ -54,6 +54,10 @@ void result_init(struct result *r, const char *command)
 
 void result_release(struct result *r)
 {
+	free(r->attach.kind);
+	free(r->attach.ids);
+	free(r->attach.threads);
+	free(r->attach.cpus);
 	for (size_t i = 0; i < r->nvariants; i++) {
 		free(r->variants[i].name);
 		free(r->variants[i].exec_path);

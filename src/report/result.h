@@ -120,6 +120,16 @@ struct result {
 	int kernel_excluded;	/* counters are user-space only */
 	int pin_cpu;		/* CPU the runs were pinned to, -1 = none */
 	size_t env_pad_max;	/* padding drawn from [0, env_pad_max] per block */
+	/* stat -p/-t/-a/-I (campaign/target.c): the runs are the intervals of
+	 * one attach session. kind NULL: a spawned command per run. */
+	struct result_target {
+		char *kind;	/* "pids", "tids", "system" or "command" (-I alone) */
+		char *ids;	/* -p/-t ids, "1234,5678", or NULL */
+		char *threads;	/* the threads opened on, or NULL */
+		char *cpus;	/* system-wide: the CPUs, "0-1", or NULL */
+		unsigned interval_ms;	/* -I, 0 = one run for the whole session */
+		double duration_s;	/* --duration, 0 = none */
+	} attach;
 
 	/* Comparison settings (compare only; nvariants >= 2). */
 	int baseline;		/* variant index the others are compared with */

@@ -181,9 +181,22 @@ static void stat_variant(const struct result *r, const struct analysis *a, size_
 	for (size_t i = 0; i < r->nruns; i++)
 		if ((size_t)r->runs[i].variant == v || !r->nvariants)
 			r->runs[i].warmup ? warm++ : measured++;
-	strbuf_adds(out, "\n Performance counter stats for '");
-	if (r->nvariants)
+	strbuf_adds(out, "\n Performance counter stats for ");
+	/* Attached (stat -p/-t/-a): perf stat's words for what was counted. */
+	if (r->attach.ids) {
+		strbuf_addf(out, "%s id '", r->attach.kind && !strcmp(r->attach.kind, "tids")
+			    ? "thread" : "process");
+		strbuf_add_printable(out, r->attach.ids);
+	} else if (r->attach.cpus) {
+		strbuf_adds(out, "'system wide, CPU(s) ");
+		strbuf_add_printable(out, r->attach.cpus);
+	} else
+		strbuf_adds(out, "'");
+	if (r->nvariants && r->variants[v].argv[0]) {
+		if (r->attach.ids || r->attach.cpus)
+			strbuf_adds(out, "' while '");
 		report_command_line(r->variants[v].argv, out);
+	}
 	strbuf_adds(out, "'");
 	if (r->nvariants > 1) {
 		struct strbuf name = STRBUF_INIT;
@@ -191,7 +204,8 @@ static void stat_variant(const struct result *r, const struct analysis *a, size_
 		strbuf_addf(out, " [%s]", printable_in(&name, r->variants[v].name));
 		strbuf_release(&name);
 	}
-	strbuf_addf(out, " (%zu run%s", measured, measured == 1 ? "" : "s");
+	strbuf_addf(out, " (%zu %s%s", measured, r->attach.interval_ms ? "interval" : "run",
+		    measured == 1 ? "" : "s");
 	if (warm)
 		strbuf_addf(out, " + %zu warm-up", warm);
 	strbuf_adds(out, "):\n\n");

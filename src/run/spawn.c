@@ -325,6 +325,31 @@ int spawn_run(struct spawn *sp, struct sigwatch *sw, double timeout_s,
 	return read_finished(sp, deadline, res, err);
 }
 
+int spawn_go(struct spawn *sp, struct error *err)
+{
+	if (proto_write(sp->server->sock, "g", 1))
+		return server_gone(err);
+	sp->released = 1;
+	return 0;
+}
+
+int spawn_fd(const struct spawn *sp)
+{
+	return sp->server->sock;
+}
+
+int spawn_collect(struct spawn *sp, int kill, struct spawn_result *res, struct error *err)
+{
+	memset(res, 0, sizeof(*res));
+	res->outcome = SPAWN_EXITED;
+	if (kill) {
+		res->outcome = SPAWN_INTERRUPTED;
+		if (proto_write(sp->server->sock, "k", 1) == 0)
+			sp->kill_sent = 1;
+	}
+	return read_finished(sp, 0, res, err);
+}
+
 char *spawn_stderr_tail(const struct spawn *sp, size_t max)
 {
 	off_t size;

@@ -108,6 +108,17 @@ int spawn_start(struct spawn *sp, struct spawner *server, struct sigwatch *sw,
 int spawn_run(struct spawn *sp, struct sigwatch *sw, double timeout_s,
 	      struct spawn_result *res, struct error *err);
 
+/*
+ * spawn_run in steps, for a command that only bounds a measurement
+ * (run/attach.h): release the child; poll spawn_fd() (readable once the
+ * run is over); then spawn_collect() reads the outcome, first asking the
+ * server to kill the run when kill is set (its outcome is then
+ * SPAWN_INTERRUPTED). Returns 0, or -1 when the server is gone.
+ */
+int spawn_go(struct spawn *sp, struct error *err);
+int spawn_fd(const struct spawn *sp);
+int spawn_collect(struct spawn *sp, int kill, struct spawn_result *res, struct error *err);
+
 /* The last max bytes the child wrote to stderr (caller frees), or NULL. */
 char *spawn_stderr_tail(const struct spawn *sp, size_t max);
 
