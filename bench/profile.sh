@@ -5,6 +5,9 @@
 # --call-graph dwarf), in alternating rounds (medians). Two figures:
 # - the measured program's wall time (the result's wall-time mean): what
 #   sampling does to the measurement itself (target <= 1.05);
+# - the measured program's task-clock (its own CPU time: what the sampling
+#   interrupts and stack copies add to it, and much less disturbed by other
+#   load on the host than wall time);
 # - the whole campaign's time per run: what the user waits, symbolization
 #   and unwinding in pmustat included.
 # Ratios are against the campaign without profiling, run side by side.
@@ -29,6 +32,14 @@ campaign() {
 	t1=$(now)
 	echo $(( t1 - t0 )) >>"$tmp/$name.total"
 	"$BUILD/jsonq" "$tmp/$name.json" summaries.0.mean >>"$tmp/$name.wall"
+	i=0
+	while [ $i -lt 20 ]; do
+		if [ "$("$BUILD/jsonq" "$tmp/$name.json" summaries.$i.metric 2>/dev/null)" = task-clock ]; then
+			"$BUILD/jsonq" "$tmp/$name.json" summaries.$i.mean >>"$tmp/$name.cpu"
+			break
+		fi
+		i=$((i + 1))
+	done
 }
 have_perf=0
 perf record -q -e cpu-clock -F "$RATE" -o "$tmp/p.data" -- /bin/true >/dev/null 2>&1 && have_perf=1
@@ -60,16 +71,21 @@ done
 wall0=$(median <"$tmp/plain.wall")
 tot0=$(median <"$tmp/plain.total")
 echo "--profile at $RATE Hz, $RUNS runs of '$CMD', $ROUNDS rounds (medians), ratios against no profile:"
-printf '  %-26s %14s %8s %14s %8s\n' "" "program wall" "ratio" "campaign/run" "ratio"
-printf '  %-26s %11.1f ms %8s %11.1f ms %8s\n' "without --profile" \
+cpu0=$(median <"$tmp/plain.cpu")
+printf '  %-26s %14s %6s %14s %6s %14s %6s\n' "" "program wall" "ratio" "task-clock" "ratio" \
+	"campaign/run" "ratio"
+printf '  %-26s %11.1f ms %6s %11.1f ms %6s %11.1f ms %6s\n' "without --profile" \
 	"$(awk -v a="$wall0" 'BEGIN { print a / 1e6 }')" "" \
+	"$(awk -v a="$cpu0" 'BEGIN { print a / 1e6 }')" "" \
 	"$(awk -v a="$tot0" -v n="$RUNS" 'BEGIN { print a / n / 1e6 }')" ""
 for m in $modes; do
 	w=$(median <"$tmp/$m.wall")
+	u=$(median <"$tmp/$m.cpu")
 	t=$(median <"$tmp/$m.total")
-	awk -v m="--profile --call-graph $m" -v w="$w" -v w0="$wall0" -v t="$t" -v t0="$tot0" \
-		-v n="$RUNS" 'BEGIN {
-		printf "  %-26s %11.1f ms %8.3f %11.1f ms %8.3f\n", m, w / 1e6, w / w0, t / n / 1e6, t / t0 }'
+	awk -v m="--profile --call-graph $m" -v w="$w" -v w0="$wall0" -v u="$u" -v u0="$cpu0" \
+		-v t="$t" -v t0="$tot0" -v n="$RUNS" 'BEGIN {
+		printf "  %-26s %11.1f ms %6.3f %11.1f ms %6.3f %11.1f ms %6.3f\n", m, w / 1e6, w / w0,
+			u / 1e6, u / u0, t / n / 1e6, t / t0 }'
 done
 if [ $have_perf = 1 ]; then
 	for p in perf perf-g perf-dwarf; do
@@ -80,7 +96,7 @@ if [ $have_perf = 1 ]; then
 		*) label="perf record --call-graph dwarf" ;;
 		esac
 		awk -v m="$label" -v t="$t" -v t0="$tot0" -v n="$RUNS" 'BEGIN {
-			printf "  %-26s %14s %8s %11.1f ms %8.3f\n", m, "-", "", t / n / 1e6, t / t0 }'
+			printf "  %-26s %14s %6s %14s %6s %11.1f ms %6.3f\n", m, "-", "", "-", "", t / n / 1e6, t / t0 }'
 	done
 	echo "  (perf writes every sample to a file; its dwarf mode copies 8 KiB of stack per sample)"
 fi
