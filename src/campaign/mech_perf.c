@@ -30,6 +30,8 @@ struct perf_state {
 	struct resolution resol;
 	int have_plan, have_resol;
 	size_t *leaders;		/* scratch: one run's leaders */
+	unsigned placements_noted;	/* hybrid: sets of core types already
+					 * said (bit = set of types that ran) */
 };
 
 struct perf_run {
@@ -58,6 +60,7 @@ static struct result_metric *add_event_metric(struct campaign *c, const struct e
 	m->config1 = ev->attr.config1;
 	m->config2 = ev->attr.config2;
 	m->scale = !clock && ev->scale > 0 ? ev->scale : 1.0;
+	m->core_type = ev->core_type;
 	return m;
 }
 
@@ -293,19 +296,17 @@ static void drop_unserved(struct campaign *c, struct perf_state *s)
 static int perf_plan_done(struct campaign *c, void *state, struct error *err)
 {
 	struct perf_state *s = state;
-	struct plan_capacity cap = { PLAN_GROUP_MAX, 0, 0 };
+	struct plan_pmus pm = { 1, { { PLAN_GROUP_MAX, 0, 0 } }, { NULL } };
 	int watchdog = 0;
 
 	drop_unserved(c, s);
 	if (c->have_cat) {
-		struct catalog_capacity cc;
-
-		catalog_capacity(&c->cat.cat, &cc);
 		if (host_sysctl_int("kernel/nmi_watchdog", &watchdog))
 			watchdog = 0;
-		plan_capacity_from_catalog(&cc, watchdog == 1, &cap);
+		/* one capacity per core PMU: two on a hybrid part */
+		plan_pmus_from_catalog(&c->cat.cat, watchdog == 1, &pm);
 	}
-	if (plan_build(s->pev, s->nevents, &cap, 0, &s->plan, err))
+	if (plan_build_pmus(s->pev, s->nevents, &pm, 0, &s->plan, err))
 		return -1;
 	s->have_plan = 1;
 	for (size_t k = 0; k < s->plan.nnotes; k++)
@@ -342,6 +343,9 @@ static int perf_begin(struct campaign *c, void *state, struct run_setup *rs, voi
 	return 0;
 }
 
+static void note_placement(struct campaign *c, struct perf_state *s, const struct result_run *rec,
+			   size_t run_index);
+
 static void perf_end(struct campaign *c, void *state, void *run,
 		     const struct measure_outcome *out, size_t run_index)
 {
@@ -362,6 +366,60 @@ static void perf_end(struct campaign *c, void *state, void *run,
 		v->enabled = out->readings[k].enabled;
 		v->running = out->readings[k].running;
 	}
+	note_placement(c, state, rec, run_index);
+}
+
+/*
+ * Hybrid parts: which core types the run's threads ran on, from the
+ * time_running of each core type's events (an event of cpu_atom runs only
+ * while a thread is on an E-core). Each distinct placement is said once:
+ * the first run's, and a run that used both types.
+ */
+static void note_placement(struct campaign *c, struct perf_state *s, const struct result_run *rec,
+			   size_t run_index)
+{
+	const char *pmu[8];
+	double frac[8];
+	size_t np = 0;
+	unsigned set = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < s->nevents; i++) {
+		const struct result_metric *m = &c->res.metrics[s->event_metric[i]];
+		const struct result_value *v = &rec->values[s->event_metric[i]];
+		size_t k;
+
+		if (!m->core_type || !v->valid || !v->enabled)
+			continue;
+		for (k = 0; k < np && strcmp(pmu[k], m->pmu); k++)
+			;
+		if (k == np) {
+			if (np == 8)
+				continue;
+			pmu[np] = m->pmu;
+			frac[np++] = 0;
+		}
+		if ((double)v->running / (double)v->enabled > frac[k])
+			frac[k] = (double)v->running / (double)v->enabled;
+	}
+	for (size_t k = 0; k < np; k++)
+		if (frac[k] > 0)
+			set |= 1u << k;
+	if (!np || (s->placements_noted & (1u << set)))
+		return;
+	s->placements_noted |= 1u << set;
+	strbuf_addf(&sb, "run %zu: the threads ran on ", run_index);
+	for (size_t k = 0, said = 0; k < np; k++)
+		if (frac[k] > 0)
+			strbuf_addf(&sb, "%s%s (%.0f%% of the time)", said++ ? " and " : "", pmu[k],
+				    100 * frac[k]);
+	if (!set)
+		strbuf_adds(&sb, "no hybrid core type (nothing counted)");
+	strbuf_adds(&sb, (set & (set - 1)) ? ": both core types, so each type's part counts "
+		    "its own share and the sum is the whole run"
+		    : ": one core type; each type's part counts only while the threads run there");
+	result_add_note(&c->res, NOTE_NOTE, NULL, NULL, "%s", sb.buf);
+	strbuf_release(&sb);
 }
 
 static void perf_dry_run(const struct campaign *c, const void *state, struct strbuf *out)

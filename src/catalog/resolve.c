@@ -99,6 +99,25 @@ static uint32_t counter_mask(const char *s)
 
 /* ---- events ------------------------------------------------------------ */
 
+/* Is this catalogue PMU a core PMU (the "core" role, or one core type of a
+ * hybrid part)? */
+static int is_core_pmu(json_t *pmu)
+{
+	return pmu && (!strcmp(jstr(pmu, "name"), "core") || jstr(pmu, "core_type"));
+}
+
+/* The PMU's index among catalog_core_pmus(), 0 when it is not a core PMU. */
+static int core_index(const struct catalog *cat, const char *role)
+{
+	struct catalog_core_pmu pm[CATALOG_MAX_CORE_PMUS];
+	size_t n = catalog_core_pmus(cat, pm, CATALOG_MAX_CORE_PMUS);
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(pm[i].role, role))
+			return (int)i;
+	return 0;
+}
+
 static int find_event(const struct resolution *r, const char *name)
 {
 	for (size_t i = 0; i < r->nevents; i++)
@@ -172,6 +191,7 @@ static int encode_native(struct rx *x, json_t *e, json_t *pmu, struct resolved_e
 	re->spec.unit = xstrdup("");
 	re->spec.origin = EVO_PMU;
 	re->spec.uncore = re->system;
+	re->spec.core_type = re->hybrid;
 	strbuf_addf(&syn, "%s/%s/", pname, fields.buf);
 	re->syntax = strbuf_detach(&syn);
 	re->fields = strbuf_detach(&fields);
@@ -215,6 +235,8 @@ static int add_event(struct rx *x, const char *name)
 	re->system = scope_system(pmu);
 	re->fixed = json_is_true(json_object_get(e, "fixed"));
 	re->counters = counter_mask(jstr(e, "counters"));
+	re->core_index = core_index(x->cat, re->pmu_role);
+	re->hybrid = jstr(pmu, "core_type") != NULL && catalog_is_hybrid(x->cat);
 	if (pfm && lpmu) {
 		struct strbuf sb = STRBUF_INIT;
 
@@ -276,7 +298,7 @@ static int pmu_unusable(struct rx *x, const struct resolved_event *re, struct re
 	if (!x->ctx->model || !strcmp(re->pmu_role, "software"))
 		return 0;
 	if (!host_pmu(x->ctx->model, pmu)) {
-		if (!strcmp(re->pmu_role, "core"))
+		if (is_core_pmu(pmu))
 			set_reason(s, xstrdup("no hardware PMU is exposed here (no core PMU in "
 					      "sysfs; typical of virtual machines)"),
 				   xstrdup("a host or VM with a virtual PMU; see 'pmustat doctor'"));
@@ -311,6 +333,54 @@ static char **str_array(json_t *arr, size_t *n)
 	return out;
 }
 
+/* Is f a plain sum of names ("a + b + c")? Hybrid formulas are: one term
+ * per core type, so a part can be taken out or counted apart. */
+static int plain_sum(const char *f)
+{
+	if (!f || strpbrk(f, "*/()") || strstr(f, " - "))
+		return 0;
+	for (const char *p = f; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_.:- +", *p))
+			return 0;
+	return 1;
+}
+
+/*
+ * A hybrid uarch's other core types ("atom") are optional: with E-cores
+ * disabled the kernel registers one core PMU only. Their events are then
+ * left out of a plain-sum formula (with a caveat) rather than making the
+ * whole metric uncountable.
+ */
+static int missing_core_type(struct rx *x, const char *f, const struct resolved_event *re)
+{
+	json_t *pmu = cat_pmu(x->cat->d, re->pmu_role);
+
+	return x->ctx->model && re->hybrid && strcmp(re->pmu_role, "core") &&
+	       !host_pmu(x->ctx->model, pmu) && host_pmu(x->ctx->model, cat_pmu(x->cat->d, "core")) &&
+	       plain_sum(f);
+}
+
+static void drop_core_type(struct resolve_step *s, const struct resolved_event *re)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "'%s' is not counted: this host exposes no '%s' PMU (that core type is "
+		    "absent or disabled)", re->name, re->spec.pmu);
+	s->caveats = xrealloc(s->caveats, (s->ncaveats + 1) * sizeof(char *));
+	s->caveats[s->ncaveats++] = strbuf_detach(&sb);
+}
+
+/* The step's formula over the events it kept (a plain sum). */
+static void rebuild_sum(const struct resolution *r, struct resolve_step *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < s->nevents; i++)
+		strbuf_addf(&sb, "%s%s", i ? " + " : "", r->events[s->events[i]].name);
+	free(s->formula);
+	s->formula = strbuf_detach(&sb);
+}
+
 /* Fill s from the step and decide: 1 usable, 0 skipped, -1 error. */
 static int check_step(struct rx *x, json_t *step, struct resolve_step *s)
 {
@@ -335,6 +405,8 @@ static int check_step(struct rx *x, json_t *step, struct resolve_step *s)
 
 		if (ev < 0)
 			usable = -1;
+		else if (usable == 1 && !s->reason && missing_core_type(x, f, &x->r->events[ev]))
+			drop_core_type(s, &x->r->events[ev]);
 		else {
 			s->events[s->nevents++] = (size_t)ev;
 			if (usable == 1 && !s->reason && pmu_unusable(x, &x->r->events[ev], s))
@@ -343,6 +415,8 @@ static int check_step(struct rx *x, json_t *step, struct resolve_step *s)
 		free(names[i]);
 	}
 	free(names);
+	if (usable == 1 && s->nevents < n)
+		rebuild_sum(x->r, s);
 	return usable;
 }
 
@@ -560,10 +634,20 @@ static void anchor_events(struct rx *x, json_t *chain)
 
 	json_array_foreach(chain, i, s)
 		if (json_is_true(json_object_get(s, "anchor"))) {
-			int e = find_event(x->r, jstr(s, "formula") ? jstr(s, "formula") : "");
+			char **names = NULL;
+			size_t n = 0;
 
-			if (e >= 0)
-				x->r->events[e].anchor = 1;
+			/* one event, or one per core type of a hybrid part */
+			if (formula_names(jstr(s, "formula"), &names, &n, x->err) < 0)
+				continue;
+			for (size_t k = 0; k < n; k++) {
+				int e = find_event(x->r, names[k]);
+
+				if (e >= 0)
+					x->r->events[e].anchor = 1;
+				free(names[k]);
+			}
+			free(names);
 		}
 }
 
@@ -625,6 +709,177 @@ static int resolve_one(struct rx *x, const char *req, int implied)
 	return (int)mi;
 }
 
+/* ---- hybrid parts: each core type's part of a metric ------------------- */
+
+/* The sysfs name of core PMU k here ("cpu_core"), or the catalogue's. */
+static const char *core_pmu_name(struct rx *x, const struct catalog_core_pmu *pm)
+{
+	const struct sysfs_pmu *sp = host_pmu(x->ctx->model, cat_pmu(x->cat->d, pm->role));
+
+	return sp ? sp->name : pm->sysfs;
+}
+
+static struct resolved_metric *add_part(struct rx *x, size_t parent, const char *pmu_name,
+					const char *core_type)
+{
+	struct strbuf name = STRBUF_INIT, desc = STRBUF_INIT;
+	struct resolved_metric *m, *p;
+
+	strbuf_addf(&name, "%s.%s", x->r->metrics[parent].name, pmu_name);
+	m = new_metric(x->r, name.buf, name.buf, NULL);
+	p = &x->r->metrics[parent];
+	strbuf_addf(&desc, "%s: the part counted on %s (%s)", p->desc ? p->desc : p->name,
+		    pmu_name, core_type);
+	m->desc = strbuf_detach(&desc);
+	m->unit = dupn(p->unit);
+	m->kind = p->kind;
+	m->implied = p->implied;
+	m->available = 1;
+	m->proxy = dupn(p->proxy);
+	strbuf_release(&name);
+	return m;
+}
+
+/* A base metric's part on core PMU k: the terms of its plain sum there. */
+static void split_base(struct rx *x, size_t mi, size_t k, const struct catalog_core_pmu *pm)
+{
+	const struct resolved_metric *p = &x->r->metrics[mi];
+	struct strbuf f = STRBUF_INIT;
+	size_t *ev = xcalloc(p->nevents + 1, sizeof(size_t)), n = 0;
+	struct resolved_metric *m;
+
+	for (size_t i = 0; i < p->nevents; i++)
+		if (x->r->events[p->events[i]].core_index == (int)k) {
+			strbuf_addf(&f, "%s%s", n ? " + " : "", x->r->events[p->events[i]].name);
+			ev[n++] = p->events[i];
+		}
+	m = add_part(x, mi, core_pmu_name(x, pm), pm->core_type);
+	m->formula = strbuf_detach(&f);
+	m->events = ev;
+	m->nevents = n;
+}
+
+/* Is every event of base metric mi on a core type, with at least two types? */
+static int splittable(const struct rx *x, const struct resolved_metric *m)
+{
+	unsigned types = 0;
+
+	if (m->kind != MK_BASE || !m->available || !plain_sum(m->formula))
+		return 0;
+	for (size_t i = 0; i < m->nevents; i++) {
+		const struct resolved_event *e = &x->r->events[m->events[i]];
+
+		if (!e->hybrid)
+			return 0;
+		types |= 1u << e->core_index;
+	}
+	return types & (types - 1) ? 1 : 0;
+}
+
+/* f with every metric name N replaced by "N.suffix"; NULL if one has no
+ * such part. */
+static char *suffixed(struct rx *x, const char *f, const char *suffix)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = f;
+
+	while (*p) {
+		const char *st = p;
+
+		if (!isalpha((unsigned char)*p)) {
+			strbuf_addch(&sb, *p++);
+			continue;
+		}
+		while (isalnum((unsigned char)*p) || *p == '_' || *p == '.' ||
+		       (*p == '-' && isalnum((unsigned char)p[1])))
+			p++;
+		strbuf_add(&sb, st, (size_t)(p - st));
+		strbuf_addf(&sb, ".%s", suffix);
+		{
+			char *name = xstrndup(sb.buf + sb.len - (size_t)(p - st) - strlen(suffix) - 1,
+					      (size_t)(p - st) + strlen(suffix) + 1);
+			int ok = resolution_metric_index(x->r, name) >= 0;
+
+			free(name);
+			if (!ok) {
+				strbuf_release(&sb);
+				return NULL;
+			}
+		}
+	}
+	return strbuf_detach(&sb);
+}
+
+/* A derived metric's part on one core type: its formula over the parts of
+ * its inputs (ipc.cpu_core = instructions.cpu_core / cycles.cpu_core). */
+static void split_derived(struct rx *x, size_t mi, const struct catalog_core_pmu *pm)
+{
+	const char *pname = core_pmu_name(x, pm);
+	char *mf = suffixed(x, x->r->metrics[mi].metric_formula, pname);
+	struct resolved_metric *m;
+	char **names;
+	size_t n;
+
+	if (!mf)
+		return;
+	if (formula_names(mf, &names, &n, NULL) < 0) {
+		free(mf);
+		return;
+	}
+	m = add_part(x, mi, pname, pm->core_type);
+	m->metric_formula = mf;
+	m->formula = expand(x, mf);
+	m->inputs = xcalloc(n ? n : 1, sizeof(size_t));
+	for (size_t i = 0; i < n; i++) {
+		const struct resolved_metric *in;
+
+		m->inputs[m->ninputs++] = (size_t)resolution_metric_index(x->r, names[i]);
+		in = &x->r->metrics[m->inputs[i]];
+		m->events = xrealloc(m->events, (m->nevents + in->nevents + 1) * sizeof(size_t));
+		for (size_t k = 0; k < in->nevents; k++)
+			m->events[m->nevents++] = in->events[k];
+		free(names[i]);
+	}
+	free(names);
+}
+
+/*
+ * On a hybrid part every metric counted on both core types gets one part
+ * per type, NAME.cpu_core and NAME.cpu_atom, next to the sum; derived
+ * metrics get theirs when all of their inputs have parts. Derived inputs
+ * come after the metric that uses them, hence the reverse walk.
+ */
+static void split_core_types(struct rx *x)
+{
+	struct catalog_core_pmu pm[CATALOG_MAX_CORE_PMUS];
+	size_t npm = catalog_core_pmus(x->cat, pm, CATALOG_MAX_CORE_PMUS), n0 = x->r->nmetrics;
+	int first = 1;
+
+	if (npm < 2)
+		return;
+	for (size_t mi = 0; mi < n0; mi++) {
+		if (!splittable(x, &x->r->metrics[mi]))
+			continue;
+		for (size_t k = 0; k < npm; k++)
+			split_base(x, mi, k, &pm[k]);
+		if (first) {
+			struct strbuf sb = STRBUF_INIT;
+
+			strbuf_addf(&sb, "hybrid CPU: each metric is counted on both core types "
+				    "(%s, %s) and summed; NAME.%s and NAME.%s are the parts (a "
+				    "thread counts on the type it runs on)", core_pmu_name(x, &pm[0]),
+				    core_pmu_name(x, &pm[1]), core_pmu_name(x, &pm[0]),
+				    core_pmu_name(x, &pm[1]));
+			add_note(&x->r->metrics[mi], strbuf_detach(&sb));
+			first = 0;
+		}
+	}
+	for (size_t mi = n0; mi-- > 0;)
+		if (x->r->metrics[mi].kind == MK_DERIVED && x->r->metrics[mi].available)
+			for (size_t k = 0; k < npm; k++)
+				split_derived(x, mi, &pm[k]);
+}
+
 /* Expand presets ("all" = every definition) into sb. */
 static void expand_list(const struct catalog *cat, char **items, int n, struct strbuf *sb)
 {
@@ -675,6 +930,7 @@ int catalog_resolve(const struct catalog *cat, const char *metric_list,
 		resolution_release(out);
 		return -1;
 	}
+	split_core_types(&x);
 	return 0;
 }
 

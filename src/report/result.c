@@ -182,7 +182,8 @@ int result_value_usable(const struct result *r, const struct result_run *run, si
 		return 0;
 	if (run->status != RUN_OK && run->status != RUN_FAILED)
 		return 0;
-	if (r->metrics[m].source == MSRC_PERF && v->running < v->enabled)
+	if (r->metrics[m].source == MSRC_PERF && v->running < v->enabled &&
+	    !r->metrics[m].core_type)
 		return 0;
 	return 1;
 }

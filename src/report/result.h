@@ -50,6 +50,9 @@ struct result_metric {
 	char *formula;		/* MSRC_FORMULA: over other metrics' names */
 	char *proxy;		/* counted through a proxy: what it measures instead */
 	int hidden;		/* an input only (not asked for): JSON/CSV, not the table */
+	int core_type;		/* perf only: on one core type of a hybrid part, so
+				 * time_running < time_enabled says where the task ran
+				 * (the count is whole for that type, not multiplexed) */
 	char *origin;		/* MSRC_PROFILE: where the function is ("obj: file, ..."), or NULL */
 	int implicit;		/* measured whatever was asked (the process clocks):
 				 * shown, but outside the Holm family unless named */
