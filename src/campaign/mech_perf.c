@@ -370,51 +370,24 @@ static void perf_end(struct campaign *c, void *state, void *run,
 }
 
 /*
- * Hybrid parts: which core types the run's threads ran on, from the
- * time_running of each core type's events (an event of cpu_atom runs only
- * while a thread is on an E-core). Each distinct placement is said once:
- * the first run's, and a run that used both types.
+ * Hybrid parts: say where the run's threads ran (result_run_placement()),
+ * once per distinct placement: the first run's, and a run that used both
+ * core types.
  */
 static void note_placement(struct campaign *c, struct perf_state *s, const struct result_run *rec,
 			   size_t run_index)
 {
 	const char *pmu[8];
 	double frac[8];
-	size_t np = 0;
-	unsigned set = 0;
+	size_t np;
+	unsigned set = result_run_placement(&c->res, rec, pmu, frac, 8, &np);
 	struct strbuf sb = STRBUF_INIT;
 
-	for (size_t i = 0; i < s->nevents; i++) {
-		const struct result_metric *m = &c->res.metrics[s->event_metric[i]];
-		const struct result_value *v = &rec->values[s->event_metric[i]];
-		size_t k;
-
-		if (!m->core_type || !v->valid || !v->enabled)
-			continue;
-		for (k = 0; k < np && strcmp(pmu[k], m->pmu); k++)
-			;
-		if (k == np) {
-			if (np == 8)
-				continue;
-			pmu[np] = m->pmu;
-			frac[np++] = 0;
-		}
-		if ((double)v->running / (double)v->enabled > frac[k])
-			frac[k] = (double)v->running / (double)v->enabled;
-	}
-	for (size_t k = 0; k < np; k++)
-		if (frac[k] > 0)
-			set |= 1u << k;
-	if (!np || (s->placements_noted & (1u << set)))
+	if (!np || set >= 32 || (s->placements_noted & (1u << set)))
 		return;
 	s->placements_noted |= 1u << set;
 	strbuf_addf(&sb, "run %zu: the threads ran on ", run_index);
-	for (size_t k = 0, said = 0; k < np; k++)
-		if (frac[k] > 0)
-			strbuf_addf(&sb, "%s%s (%.0f%% of the time)", said++ ? " and " : "", pmu[k],
-				    100 * frac[k]);
-	if (!set)
-		strbuf_adds(&sb, "no hybrid core type (nothing counted)");
+	result_placement_text(&sb, pmu, frac, np);
 	strbuf_adds(&sb, (set & (set - 1)) ? ": both core types, so each type's part counts "
 		    "its own share and the sum is the whole run"
 		    : ": one core type; each type's part counts only while the threads run there");
