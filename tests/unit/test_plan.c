@@ -210,11 +210,23 @@ static void test_hybrid_per_pmu(void **state)
 	assert_int_equal(x.p.gp_by[1], 6);
 	assert_int_equal(x.p.fixed_by[1], 3);
 	assert_true(x.pe[cyc_atom].pmu == 1 && x.pe[cyc_core].pmu == 0);
-	check_cover(&x);	/* each PMU's anchors in every group */
+	/* each PMU's anchors in every group, every other event in one group at
+	 * least (a PMU with fewer groups than G repeats its groups: g mod G_p) */
+	for (size_t i = 0; i < x.r.nevents; i++) {
+		size_t in = 0;
+
+		if (!x.pe[i].core)
+			continue;
+		for (size_t g = 0; g < x.p.ngroups; g++)
+			in += in_group(&x.p.groups[g], i);
+		if (x.pe[i].anchor ? in != x.p.ngroups : in < 1)
+			fail_msg("event %s is in %zu of %zu groups", x.r.events[i].name, in,
+				 x.p.ngroups);
+	}
 	leader = calloc(x.r.nevents, sizeof(size_t));
 	for (size_t g = 0; g < x.p.ngroups; g++) {
 		const struct plan_group *gr = &x.p.groups[g];
-		unsigned restricted[2] = { 0, 0 };
+		unsigned restricted[2] = { 0, 0 }, leaders[2] = { 0, 0 };
 
 		assert_true(gr->gp_by[0] <= 8 && gr->gp_by[1] <= 6);
 		for (size_t k = 0; k < gr->n; k++) {
@@ -224,8 +236,10 @@ static void test_hybrid_per_pmu(void **state)
 			assert_int_equal(x.pe[gr->lead[k]].pmu, e->pmu);
 			assert_true(gr->lead[k] == cyc_core || gr->lead[k] == cyc_atom);
 			restricted[e->pmu] += e->counters == 0xf;
+			leaders[e->pmu] += gr->lead[k] == gr->ev[k];
 		}
 		assert_true(restricted[0] <= 4 && restricted[1] <= 4);
+		assert_true(leaders[0] == 1 && leaders[1] == 1);	/* one group per PMU */
 		plan_run_leaders(&x.p, g, x.r.nevents, leader);
 		for (size_t i = 0; i < x.r.nevents; i++)
 			if (x.pe[i].core && leader[i] != PLAN_NOT_COUNTED)
