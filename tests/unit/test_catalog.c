@@ -624,6 +624,9 @@ static const struct libpfm_expect {
 	{ "alderlake", 0, "libpfm4 4.13 has no 'adl_glc'/'adl_grt' tables (its cpu_core events are "
 			  "checked against sapphirerapids by test_sibling_encodings; its cpu_atom "
 			  "events against Intel's perfmon list, see alderlake.json)" },
+	{ "meteorlake", 0, "no libpfm4 has a Meteor Lake table (its cpu_core events are checked "
+			   "against graniterapids, the same Redwood Cove core, by "
+			   "test_sibling_encodings; its cpu_atom events against Intel's list)" },
 	{ "zen5", 0, "libpfm4 4.13 has no Zen 5 table: its events name no libpfm4 equivalent "
 		     "(checked against zen4 by test_sibling_encodings)" },
 	{ "graniterapids", 0, "libpfm4 4.13 has no 'gnr' table (checked against sapphirerapids "
@@ -736,6 +739,7 @@ static const struct sibling {
 	{ "graniterapids", "sapphirerapids", 18 },
 	{ "zen2", "zen3", 6 },
 	{ "alderlake", "sapphirerapids", 16 },	/* the P-cores: Golden Cove */
+	{ "meteorlake", "graniterapids", 17 },	/* the P-cores: Redwood Cove */
 	{ "skylake", "skylakex", 16 },
 	{ "icelake", "icelakex", 15 },
 };

@@ -5,8 +5,8 @@
  * two choices written down there (l2-misses demand-only, umask 0x27;
  * l1d-accesses MEM_INST_RETIRED umask 0x83); the Arm files' event numbers
  * agree with the kernel's arm64 tables (libpfm4 4.13 cannot check them on
- * x86); the Alder Lake E-core encodings agree with Intel's event list
- * (libpfm4 4.13 has no adl_grt table); and a hybrid part resolves each
+ * x86); the E-core encodings of Alder Lake and Meteor Lake agree with
+ * Intel's event lists (libpfm4 4.13 has no table for them); and a hybrid part resolves each
  * metric to one event per core type, summed, with one part per type.
  */
 #include <setjmp.h>
@@ -240,18 +240,21 @@ static void test_arm_common_events(void **state)
 	}
 }
 
-/* ---- Alder Lake E-cores: against Intel's event list --------------------- */
+/* ---- E-cores of hybrid parts: against Intel's event lists --------------- */
 
 /*
- * libpfm4 4.13 has no adl_grt table, so the Gracemont encodings are
- * checked against Intel's own list: github.com/intel/perfmon
- * ADL/events/alderlake_gracemont_core.json V1.40 (the list the kernel's
- * alderlake JSON, Unit cpu_atom, is generated from): EventCode, UMask.
+ * libpfm4 4.13 has no adl_grt (nor any Meteor Lake) table, so the E-core
+ * encodings are checked against Intel's own lists, which the kernel's JSON
+ * (Unit cpu_atom) is generated from: github.com/intel/perfmon
+ * ADL/events/alderlake_gracemont_core.json V1.40 and
+ * MTL/events/meteorlake_crestmont_core.json V1.22 (EventCode, UMask).
  */
-static const struct grt_fact {
+struct ecore_fact {
 	const char *name;
 	unsigned event, umask;
-} gracemont[] = {
+};
+
+static const struct ecore_fact gracemont[] = {
 	{ "CPU_CLK_UNHALTED.CORE_P", 0x3c, 0x00 }, { "INST_RETIRED.ANY_P", 0xc0, 0x00 },
 	{ "BR_INST_RETIRED.ALL_BRANCHES", 0xc4, 0x00 }, { "BR_MISP_RETIRED.ALL_BRANCHES", 0xc5, 0x00 },
 	{ "MEM_UOPS_RETIRED.ALL_LOADS", 0xd0, 0x81 }, { "MEM_UOPS_RETIRED.ALL_STORES", 0xd0, 0x82 },
@@ -261,16 +264,31 @@ static const struct grt_fact {
 	{ "DTLB_LOAD_MISSES.WALK_COMPLETED", 0x08, 0x0e },
 	{ "DTLB_STORE_MISSES.WALK_COMPLETED", 0x49, 0x0e },
 	{ "ITLB_MISSES.WALK_COMPLETED", 0x85, 0x0e },
+	{ NULL, 0, 0 },
 };
 
-static void test_gracemont_events(void **state)
+static const struct ecore_fact crestmont[] = {
+	{ "CPU_CLK_UNHALTED.CORE_P", 0x3c, 0x00 }, { "INST_RETIRED.ANY_P", 0xc0, 0x00 },
+	{ "BR_INST_RETIRED.ALL_BRANCHES", 0xc4, 0x00 }, { "BR_MISP_RETIRED.ALL_BRANCHES", 0xc5, 0x00 },
+	{ "MEM_UOPS_RETIRED.ALL_LOADS", 0xd0, 0x81 }, { "MEM_UOPS_RETIRED.ALL_STORES", 0xd0, 0x82 },
+	{ "ICACHE.MISSES", 0x80, 0x02 }, { "L2_REQUEST.HIT", 0x24, 0x02 },
+	{ "L2_REQUEST.MISS", 0x24, 0x01 }, { "LONGEST_LAT_CACHE.REFERENCE", 0x2e, 0x4f },
+	{ "LONGEST_LAT_CACHE.MISS", 0x2e, 0x41 }, { "MEM_LOAD_UOPS_MISC_RETIRED.LOCAL_DRAM", 0xd4, 0x02 },
+	{ "DTLB_LOAD_MISSES.WALK_COMPLETED", 0x08, 0x0e },
+	{ "DTLB_STORE_MISSES.WALK_COMPLETED", 0x49, 0x0e },
+	{ "ITLB_MISSES.WALK_COMPLETED", 0x85, 0x0e },
+	{ NULL, 0, 0 },
+};
+
+static void check_ecores(const char *uarch, const struct ecore_fact *facts)
 {
 	struct catalog cat;
 	struct resolution r;
-	size_t checked = 0;
+	size_t checked = 0, nfacts = 0;
 
-	(void)state;
-	load(&cat, "alderlake");
+	while (facts[nfacts].name)
+		nfacts++;
+	load(&cat, uarch);
 	resolve(&cat, "all", NULL, &r);
 	for (size_t i = 0; i < r.nevents; i++) {
 		const struct resolved_event *e = &r.events[i];
@@ -278,21 +296,28 @@ static void test_gracemont_events(void **state)
 
 		if (strcmp(e->pmu_role, "atom"))
 			continue;
-		for (k = 0; k < sizeof(gracemont) / sizeof(gracemont[0]); k++)
-			if (!strcasecmp(gracemont[k].name, e->name + strlen("atom.")))
+		for (k = 0; k < nfacts; k++)
+			if (!strcasecmp(facts[k].name, e->name + strlen("atom.")))
 				break;
-		if (k == sizeof(gracemont) / sizeof(gracemont[0]))
-			fail_msg("alderlake: '%s' is not in the table of Gracemont events: add it "
-				 "from Intel's list", e->name);
-		if (e->spec.attr.config != (gracemont[k].event | gracemont[k].umask << 8))
-			fail_msg("alderlake: '%s' encodes %#llx, Intel's list says event %#x umask "
-				 "%#x", e->name, (unsigned long long)e->spec.attr.config,
-				 gracemont[k].event, gracemont[k].umask);
+		if (k == nfacts)
+			fail_msg("%s: '%s' is not in the table of E-core events: add it from "
+				 "Intel's list", uarch, e->name);
+		if (e->spec.attr.config != (facts[k].event | facts[k].umask << 8))
+			fail_msg("%s: '%s' encodes %#llx, Intel's list says event %#x umask %#x",
+				 uarch, e->name, (unsigned long long)e->spec.attr.config,
+				 facts[k].event, facts[k].umask);
 		checked++;
 	}
-	assert_int_equal(checked, sizeof(gracemont) / sizeof(gracemont[0]));
+	assert_int_equal(checked, nfacts);	/* every fact used, every event checked */
 	resolution_release(&r);
 	catalog_release(&cat);
+}
+
+static void test_ecore_events(void **state)
+{
+	(void)state;
+	check_ecores("alderlake", gracemont);
+	check_ecores("meteorlake", crestmont);
 }
 
 /* ---- hybrid parts ------------------------------------------------------ */
@@ -407,7 +432,7 @@ int main(void)
 		cmocka_unit_test(test_definitions_say_what),
 		cmocka_unit_test(test_intel_follows_definitions),
 		cmocka_unit_test(test_arm_common_events),
-		cmocka_unit_test(test_gracemont_events),
+		cmocka_unit_test(test_ecore_events),
 		cmocka_unit_test(test_hybrid_parts),
 		cmocka_unit_test(test_hybrid_on_fixture),
 	};
