@@ -207,6 +207,7 @@ static void plan_resolved_metric(struct campaign *c, struct perf_state *s,
 		return;	/* the event's own metric already says why not */
 	m = result_add_metric(&c->res, rm->name, rm->unit ? rm->unit : "", MSRC_FORMULA);
 	m->hidden = rm->implied;
+	m->implicit = rm->part;	/* a core type's part: shown, the sum is tested */
 	m->formula = rm->formula ? xstrdup(rm->formula) : NULL;
 	m->proxy = rm->proxy ? xstrdup(rm->proxy) : NULL;
 	if (!rm->available)

@@ -144,6 +144,9 @@ struct resolved_metric {
 	size_t nnotes;
 	struct resolve_step *steps;	/* the whole chain as considered */
 	size_t nsteps;
+	int part;		/* one core type's part of a hybrid metric
+				 * (instructions.cpu_core): shown, but the sum is
+				 * the metric that is tested */
 };
 
 struct resolution {

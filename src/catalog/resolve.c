@@ -735,6 +735,7 @@ static struct resolved_metric *add_part(struct rx *x, size_t parent, const char 
 	m->kind = p->kind;
 	m->implied = p->implied;
 	m->available = 1;
+	m->part = 1;
 	m->proxy = dupn(p->proxy);
 	strbuf_release(&name);
 	return m;

@@ -364,6 +364,10 @@ int plan_build_pmus(const struct plan_event *ev, size_t n, const struct plan_pmu
 	out->gp = out->gp_by[0];
 	out->fixed = out->fixed_by[0];
 	rotation_notes(out);
+	if (multiplex)
+		note(out, "--multiplex on a hybrid part: a core type's count that ran part of the "
+		     "time may have been time-shared or may be where the threads ran; the two cannot "
+		     "be told apart, so those counts are not scaled");
 	return 0;
 }
 

@@ -340,6 +340,10 @@ static void test_hybrid_parts(void **state)
 	assert_string_equal(metric(&r, "ipc.cpu_atom")->formula,
 			    "(atom.inst_retired.any_p) / (atom.cpu_clk_unhalted.core_p)");
 	assert_int_equal(metric(&r, "ipc.cpu_core")->kind, MK_DERIVED);
+	/* the parts are shown; the sum is what comparisons test */
+	assert_true(metric(&r, "instructions.cpu_core")->part);
+	assert_true(metric(&r, "ipc.cpu_atom")->part);
+	assert_false(metric(&r, "instructions")->part);
 	assert_string_equal(metric(&r, "branch-miss-ratio.cpu_core")->formula,
 			    "(br_misp_retired.all_branches) / (br_inst_retired.all_branches)");
 	/* P-core only: no parts, and the caveat says why */
