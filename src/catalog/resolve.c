@@ -818,12 +818,14 @@ static void split_derived(struct rx *x, size_t mi, const struct catalog_core_pmu
 	const char *pname = core_pmu_name(x, pm);
 	char *mf = suffixed(x, x->r->metrics[mi].metric_formula, pname);
 	struct resolved_metric *m;
+	struct error ignored;
 	char **names;
 	size_t n;
 
 	if (!mf)
 		return;
-	if (formula_names(mf, &names, &n, NULL) < 0) {
+	/* mf is a checked formula with suffixed names: it parses */
+	if (formula_names(mf, &names, &n, &ignored) < 0) {
 		free(mf);
 		return;
 	}
