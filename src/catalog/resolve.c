@@ -8,7 +8,7 @@
  * privileges the user lacks. The first usable alternative is chosen; if it
  * is not the primary one, that becomes a note, never a silent change.
  */
-#include "catalog/catalog_data.h"
+#include "catalog/resolve_int.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -17,14 +17,8 @@
 #include "core/suggest.h"
 #include "host/sysfs.h"
 
-struct rx {
-	const struct catalog *cat;
-	const struct resolve_ctx *ctx;
-	struct resolution *r;
-	struct error *err;
-};
 
-static char *dupn(const char *s)
+char *rx_dupn(const char *s)
 {
 	return s ? xstrdup(s) : NULL;
 }
@@ -45,7 +39,7 @@ static int pmu_name_match(const char *pat, const char *name)
 }
 
 /* The host PMU playing this catalogue PMU's role, or NULL. */
-static const struct sysfs_pmu *host_pmu(const struct sysfs_model *m, json_t *pmu)
+const struct sysfs_pmu *rx_host_pmu(const struct sysfs_model *m, json_t *pmu)
 {
 	size_t i, k;
 	json_t *pat;
@@ -162,7 +156,7 @@ static int encode_fields(struct rx *x, json_t *e, json_t *pmu, const struct sysf
 
 static int encode_native(struct rx *x, json_t *e, json_t *pmu, struct resolved_event *re)
 {
-	const struct sysfs_pmu *sp = host_pmu(x->ctx->model, pmu);
+	const struct sysfs_pmu *sp = rx_host_pmu(x->ctx->model, pmu);
 	const char *pname = sp ? sp->name : pmu_display_name(pmu);
 	struct strbuf fields = STRBUF_INIT, syn = STRBUF_INIT;
 	uint64_t config[4] = { 0 };
@@ -230,8 +224,8 @@ static int add_event(struct rx *x, const char *name)
 	memset(re, 0, sizeof(*re));
 	re->name = xstrdup(name);
 	re->pmu_role = xstrdup(jstr(e, "pmu"));
-	re->desc = dupn(jstr(e, "desc"));
-	re->source = dupn(jstr(e, "source"));
+	re->desc = rx_dupn(jstr(e, "desc"));
+	re->source = rx_dupn(jstr(e, "source"));
 	re->system = scope_system(pmu);
 	re->fixed = json_is_true(json_object_get(e, "fixed"));
 	re->counters = counter_mask(jstr(e, "counters"));
@@ -283,7 +277,7 @@ static int pmu_unusable(struct rx *x, const struct resolved_event *re, struct re
 	if (re->system && !x->ctx->system_wide) {
 		struct strbuf need = STRBUF_INIT;
 
-		if (x->ctx->model && !host_pmu(x->ctx->model, pmu) && mod)
+		if (x->ctx->model && !rx_host_pmu(x->ctx->model, pmu) && mod)
 			strbuf_addf(&need, "run 'modprobe %s' (the '%s' PMU is not exposed here), "
 				    "then ", mod, name);
 		else if (!x->ctx->model && mod)
@@ -297,7 +291,7 @@ static int pmu_unusable(struct rx *x, const struct resolved_event *re, struct re
 	}
 	if (!x->ctx->model || !strcmp(re->pmu_role, "software"))
 		return 0;
-	if (!host_pmu(x->ctx->model, pmu)) {
+	if (!rx_host_pmu(x->ctx->model, pmu)) {
 		if (is_core_pmu(pmu))
 			set_reason(s, xstrdup("no hardware PMU is exposed here (no core PMU in "
 					      "sysfs; typical of virtual machines)"),
@@ -335,7 +329,7 @@ static char **str_array(json_t *arr, size_t *n)
 
 /* Is f a plain sum of names ("a + b + c")? Hybrid formulas are: one term
  * per core type, so a part can be taken out or counted apart. */
-static int plain_sum(const char *f)
+int rx_plain_sum(const char *f)
 {
 	if (!f || strpbrk(f, "*/()") || strstr(f, " - "))
 		return 0;
@@ -356,8 +350,8 @@ static int missing_core_type(struct rx *x, const char *f, const struct resolved_
 	json_t *pmu = cat_pmu(x->cat->d, re->pmu_role);
 
 	return x->ctx->model && re->hybrid && strcmp(re->pmu_role, "core") &&
-	       !host_pmu(x->ctx->model, pmu) && host_pmu(x->ctx->model, cat_pmu(x->cat->d, "core")) &&
-	       plain_sum(f);
+	       !rx_host_pmu(x->ctx->model, pmu) && rx_host_pmu(x->ctx->model, cat_pmu(x->cat->d, "core")) &&
+	       rx_plain_sum(f);
 }
 
 static void drop_core_type(struct resolve_step *s, const struct resolved_event *re)
@@ -389,12 +383,12 @@ static int check_step(struct rx *x, json_t *step, struct resolve_step *s)
 	size_t n = 0;
 	int usable = 1;
 
-	s->formula = dupn(f);
-	s->proxy = dupn(jstr(step, "proxy"));
-	s->source = dupn(jstr(step, "source"));
+	s->formula = rx_dupn(f);
+	s->proxy = rx_dupn(jstr(step, "proxy"));
+	s->source = rx_dupn(jstr(step, "source"));
 	s->caveats = str_array(json_object_get(step, "caveats"), &s->ncaveats);
 	if (jstr(step, "unavailable")) {
-		set_reason(s, xstrdup(jstr(step, "unavailable")), dupn(jstr(step, "hint")));
+		set_reason(s, xstrdup(jstr(step, "unavailable")), rx_dupn(jstr(step, "hint")));
 		return 0;
 	}
 	if (formula_names(f, &names, &n, x->err) < 0)
@@ -422,7 +416,7 @@ static int check_step(struct rx *x, json_t *step, struct resolve_step *s)
 
 /* ---- metrics ----------------------------------------------------------- */
 
-static struct resolved_metric *new_metric(struct resolution *r, const char *name,
+struct resolved_metric *rx_new_metric(struct resolution *r, const char *name,
 					  const char *requested, json_t *def)
 {
 	struct resolved_metric *m;
@@ -432,12 +426,12 @@ static struct resolved_metric *new_metric(struct resolution *r, const char *name
 	memset(m, 0, sizeof(*m));
 	m->name = xstrdup(name);
 	m->requested = xstrdup(requested);
-	m->desc = dupn(jstr(def, "desc"));
-	m->unit = dupn(jstr(def, "unit"));
+	m->desc = rx_dupn(jstr(def, "desc"));
+	m->unit = rx_dupn(jstr(def, "unit"));
 	return m;
 }
 
-static void add_note(struct resolved_metric *m, char *note)
+void rx_add_note(struct resolved_metric *m, char *note)
 {
 	m->notes = xrealloc(m->notes, (m->nnotes + 1) * sizeof(*m->notes));
 	m->notes[m->nnotes++] = note;
@@ -450,7 +444,7 @@ static void choose(struct rx *x, size_t mi, size_t chosen)
 
 	m->available = 1;
 	m->formula = xstrdup(s->formula);
-	m->proxy = dupn(s->proxy);
+	m->proxy = rx_dupn(s->proxy);
 	m->events = xcalloc(s->nevents ? s->nevents : 1, sizeof(size_t));
 	m->nevents = s->nevents;
 	memcpy(m->events, s->events, s->nevents * sizeof(size_t));
@@ -466,7 +460,7 @@ static void choose(struct rx *x, size_t mi, size_t chosen)
 		strbuf_addf(&sb, "%s: counted as %s (%s), because %s", m->name,
 			    s->proxy ? s->proxy : "its next alternative", s->formula,
 			    m->steps[0].reason);
-		add_note(m, strbuf_detach(&sb));
+		rx_add_note(m, strbuf_detach(&sb));
 		if (m->steps[0].need) {
 			free(m->hint);
 			m->hint = xstrdup(m->steps[0].need);
@@ -501,8 +495,8 @@ static int resolve_base(struct rx *x, size_t mi, json_t *chain)
 	if (n) {
 		struct resolved_metric *m = &x->r->metrics[mi];
 
-		m->reason = dupn(m->steps[n - 1].reason);
-		m->hint = dupn(m->steps[n - 1].need);
+		m->reason = rx_dupn(m->steps[n - 1].reason);
+		m->hint = rx_dupn(m->steps[n - 1].need);
 	}
 	return 0;
 }
@@ -510,7 +504,7 @@ static int resolve_base(struct rx *x, size_t mi, json_t *chain)
 static int resolve_one(struct rx *x, const char *req, int implied);
 
 /* Replace each metric name in f by "(its formula)". */
-static char *expand(struct rx *x, const char *f)
+char *rx_expand(struct rx *x, const char *f)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *p = f;
@@ -582,12 +576,12 @@ static int resolve_derived(struct rx *x, size_t mi, const char *formula)
 				strbuf_addf(&sb, "needs '%s', which is not countable: %s", in->name,
 					    in->reason ? in->reason : "unavailable");
 				m->reason = strbuf_detach(&sb);
-				m->hint = dupn(in->hint);
+				m->hint = rx_dupn(in->hint);
 			}
 			ne += in->nevents;
 		}
 		if (m->available)
-			m->formula = expand(x, formula);
+			m->formula = rx_expand(x, formula);
 		m->events = xcalloc(ne ? ne : 1, sizeof(size_t));
 		for (size_t i = 0; i < n; i++) {
 			const struct resolved_metric *in = &x->r->metrics[inputs[i]];
@@ -670,7 +664,7 @@ static int resolve_one(struct rx *x, const char *req, int implied)
 	}
 	if (!def && !cat_event(x->cat->d, req))
 		return unknown_metric(x, req);
-	new_metric(x->r, name, req, def);
+	rx_new_metric(x->r, name, req, def);
 	mi = x->r->nmetrics - 1;
 	x->r->metrics[mi].implied = implied;
 	kind = def ? jstr(def, "kind") : NULL;
@@ -679,7 +673,7 @@ static int resolve_one(struct rx *x, const char *req, int implied)
 		int r;
 
 		x->r->metrics[mi].kind = MK_EVENT;
-		x->r->metrics[mi].desc = dupn(jstr(cat_event(x->cat->d, req), "desc"));
+		x->r->metrics[mi].desc = rx_dupn(jstr(cat_event(x->cat->d, req), "desc"));
 		r = resolve_base(x, mi, chain);
 		json_decref(chain);
 		return r < 0 ? -1 : (int)mi;
@@ -689,8 +683,8 @@ static int resolve_one(struct rx *x, const char *req, int implied)
 
 		m->kind = MK_PROCESS;
 		m->available = !jstr(def, "unavailable");
-		m->reason = dupn(jstr(def, "unavailable"));
-		m->hint = dupn(jstr(def, "hint"));
+		m->reason = rx_dupn(jstr(def, "unavailable"));
+		m->hint = rx_dupn(jstr(def, "hint"));
 		return (int)mi;
 	}
 	if (jstr(def, "formula"))
@@ -707,180 +701,6 @@ static int resolve_one(struct rx *x, const char *req, int implied)
 		return -1;
 	anchor_events(x, cat_chain(x->cat->d, name));
 	return (int)mi;
-}
-
-/* ---- hybrid parts: each core type's part of a metric ------------------- */
-
-/* The sysfs name of core PMU k here ("cpu_core"), or the catalogue's. */
-static const char *core_pmu_name(struct rx *x, const struct catalog_core_pmu *pm)
-{
-	const struct sysfs_pmu *sp = host_pmu(x->ctx->model, cat_pmu(x->cat->d, pm->role));
-
-	return sp ? sp->name : pm->sysfs;
-}
-
-static struct resolved_metric *add_part(struct rx *x, size_t parent, const char *pmu_name,
-					const char *core_type)
-{
-	struct strbuf name = STRBUF_INIT, desc = STRBUF_INIT;
-	struct resolved_metric *m, *p;
-
-	strbuf_addf(&name, "%s.%s", x->r->metrics[parent].name, pmu_name);
-	m = new_metric(x->r, name.buf, name.buf, NULL);
-	p = &x->r->metrics[parent];
-	strbuf_addf(&desc, "%s: the part counted on %s (%s)", p->desc ? p->desc : p->name,
-		    pmu_name, core_type);
-	m->desc = strbuf_detach(&desc);
-	m->unit = dupn(p->unit);
-	m->kind = p->kind;
-	m->implied = p->implied;
-	m->available = 1;
-	m->part = 1;
-	m->proxy = dupn(p->proxy);
-	strbuf_release(&name);
-	return m;
-}
-
-/* A base metric's part on core PMU k: the terms of its plain sum there. */
-static void split_base(struct rx *x, size_t mi, size_t k, const struct catalog_core_pmu *pm)
-{
-	const struct resolved_metric *p = &x->r->metrics[mi];
-	struct strbuf f = STRBUF_INIT;
-	size_t *ev = xcalloc(p->nevents + 1, sizeof(size_t)), n = 0;
-	struct resolved_metric *m;
-
-	for (size_t i = 0; i < p->nevents; i++)
-		if (x->r->events[p->events[i]].core_index == (int)k) {
-			strbuf_addf(&f, "%s%s", n ? " + " : "", x->r->events[p->events[i]].name);
-			ev[n++] = p->events[i];
-		}
-	m = add_part(x, mi, core_pmu_name(x, pm), pm->core_type);
-	m->formula = strbuf_detach(&f);
-	m->events = ev;
-	m->nevents = n;
-}
-
-/* Is every event of base metric mi on a core type, with at least two types? */
-static int splittable(const struct rx *x, const struct resolved_metric *m)
-{
-	unsigned types = 0;
-
-	if (m->kind != MK_BASE || !m->available || !plain_sum(m->formula))
-		return 0;
-	for (size_t i = 0; i < m->nevents; i++) {
-		const struct resolved_event *e = &x->r->events[m->events[i]];
-
-		if (!e->hybrid)
-			return 0;
-		types |= 1u << e->core_index;
-	}
-	return types & (types - 1) ? 1 : 0;
-}
-
-/* f with every metric name N replaced by "N.suffix"; NULL if one has no
- * such part. */
-static char *suffixed(struct rx *x, const char *f, const char *suffix)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *p = f;
-
-	while (*p) {
-		const char *st = p;
-
-		if (!isalpha((unsigned char)*p)) {
-			strbuf_addch(&sb, *p++);
-			continue;
-		}
-		while (isalnum((unsigned char)*p) || *p == '_' || *p == '.' ||
-		       (*p == '-' && isalnum((unsigned char)p[1])))
-			p++;
-		strbuf_add(&sb, st, (size_t)(p - st));
-		strbuf_addf(&sb, ".%s", suffix);
-		{
-			char *name = xstrndup(sb.buf + sb.len - (size_t)(p - st) - strlen(suffix) - 1,
-					      (size_t)(p - st) + strlen(suffix) + 1);
-			int ok = resolution_metric_index(x->r, name) >= 0;
-
-			free(name);
-			if (!ok) {
-				strbuf_release(&sb);
-				return NULL;
-			}
-		}
-	}
-	return strbuf_detach(&sb);
-}
-
-/* A derived metric's part on one core type: its formula over the parts of
- * its inputs (ipc.cpu_core = instructions.cpu_core / cycles.cpu_core). */
-static void split_derived(struct rx *x, size_t mi, const struct catalog_core_pmu *pm)
-{
-	const char *pname = core_pmu_name(x, pm);
-	char *mf = suffixed(x, x->r->metrics[mi].metric_formula, pname);
-	struct resolved_metric *m;
-	struct error ignored;
-	char **names;
-	size_t n;
-
-	if (!mf)
-		return;
-	/* mf is a checked formula with suffixed names: it parses */
-	if (formula_names(mf, &names, &n, &ignored) < 0) {
-		free(mf);
-		return;
-	}
-	m = add_part(x, mi, pname, pm->core_type);
-	m->metric_formula = mf;
-	m->formula = expand(x, mf);
-	m->inputs = xcalloc(n ? n : 1, sizeof(size_t));
-	for (size_t i = 0; i < n; i++) {
-		const struct resolved_metric *in;
-
-		m->inputs[m->ninputs++] = (size_t)resolution_metric_index(x->r, names[i]);
-		in = &x->r->metrics[m->inputs[i]];
-		m->events = xrealloc(m->events, (m->nevents + in->nevents + 1) * sizeof(size_t));
-		for (size_t k = 0; k < in->nevents; k++)
-			m->events[m->nevents++] = in->events[k];
-		free(names[i]);
-	}
-	free(names);
-}
-
-/*
- * On a hybrid part every metric counted on both core types gets one part
- * per type, NAME.cpu_core and NAME.cpu_atom, next to the sum; derived
- * metrics get theirs when all of their inputs have parts. Derived inputs
- * come after the metric that uses them, hence the reverse walk.
- */
-static void split_core_types(struct rx *x)
-{
-	struct catalog_core_pmu pm[CATALOG_MAX_CORE_PMUS];
-	size_t npm = catalog_core_pmus(x->cat, pm, CATALOG_MAX_CORE_PMUS), n0 = x->r->nmetrics;
-	int first = 1;
-
-	if (npm < 2)
-		return;
-	for (size_t mi = 0; mi < n0; mi++) {
-		if (!splittable(x, &x->r->metrics[mi]))
-			continue;
-		for (size_t k = 0; k < npm; k++)
-			split_base(x, mi, k, &pm[k]);
-		if (first) {
-			struct strbuf sb = STRBUF_INIT;
-
-			strbuf_addf(&sb, "hybrid CPU: each metric is counted on both core types "
-				    "(%s, %s) and summed; NAME.%s and NAME.%s are the parts (a "
-				    "thread counts on the type it runs on)", core_pmu_name(x, &pm[0]),
-				    core_pmu_name(x, &pm[1]), core_pmu_name(x, &pm[0]),
-				    core_pmu_name(x, &pm[1]));
-			add_note(&x->r->metrics[mi], strbuf_detach(&sb));
-			first = 0;
-		}
-	}
-	for (size_t mi = n0; mi-- > 0;)
-		if (x->r->metrics[mi].kind == MK_DERIVED && x->r->metrics[mi].available)
-			for (size_t k = 0; k < npm; k++)
-				split_derived(x, mi, &pm[k]);
 }
 
 /* Expand presets ("all" = every definition) into sb. */
