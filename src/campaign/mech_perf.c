@@ -31,6 +31,8 @@ struct perf_state {
 	struct resolution resol;
 	int have_plan, have_resol;
 	size_t *leaders;		/* scratch: one run's leaders */
+	unsigned placements_noted;	/* hybrid: sets of core types already
+					 * said (bit = set of types that ran) */
 };
 
 struct perf_run {
@@ -59,6 +61,7 @@ static struct result_metric *add_event_metric(struct campaign *c, const struct e
 	m->config1 = ev->attr.config1;
 	m->config2 = ev->attr.config2;
 	m->scale = !clock && ev->scale > 0 ? ev->scale : 1.0;
+	m->core_type = ev->core_type;
 	return m;
 }
 
@@ -206,6 +209,7 @@ static void plan_resolved_metric(struct campaign *c, struct perf_state *s,
 		return;	/* the event's own metric already says why not */
 	m = result_add_metric(&c->res, rm->name, rm->unit ? rm->unit : "", MSRC_FORMULA);
 	m->hidden = rm->implied;
+	m->implicit = rm->part;	/* a core type's part: shown, the sum is tested */
 	m->formula = rm->formula ? xstrdup(rm->formula) : NULL;
 	m->proxy = rm->proxy ? xstrdup(rm->proxy) : NULL;
 	if (!rm->available)
@@ -295,19 +299,17 @@ static void drop_unserved(struct campaign *c, struct perf_state *s)
 static int perf_plan_done(struct campaign *c, void *state, struct error *err)
 {
 	struct perf_state *s = state;
-	struct plan_capacity cap = { PLAN_GROUP_MAX, 0, 0 };
+	struct plan_pmus pm = { 1, { { PLAN_GROUP_MAX, 0, 0 } }, { NULL } };
 	int watchdog = 0;
 
 	drop_unserved(c, s);
 	if (c->have_cat) {
-		struct catalog_capacity cc;
-
-		catalog_capacity(&c->cat.cat, &cc);
 		if (host_sysctl_int("kernel/nmi_watchdog", &watchdog))
 			watchdog = 0;
-		plan_capacity_from_catalog(&cc, watchdog == 1, &cap);
+		/* one capacity per core PMU: two on a hybrid part */
+		plan_pmus_from_catalog(&c->cat.cat, watchdog == 1, &pm);
 	}
-	if (plan_build(s->pev, s->nevents, &cap, 0, &s->plan, err))
+	if (plan_build_pmus(s->pev, s->nevents, &pm, 0, &s->plan, err))
 		return -1;
 	s->have_plan = 1;
 	for (size_t k = 0; k < s->plan.nnotes; k++)
@@ -356,6 +358,9 @@ static int perf_begin(struct campaign *c, void *state, struct run_setup *rs, voi
 	return 0;
 }
 
+static void note_placement(struct campaign *c, struct perf_state *s, const struct result_run *rec,
+			   size_t run_index);
+
 static void perf_end(struct campaign *c, void *state, void *run,
 		     const struct measure_outcome *out, size_t run_index)
 {
@@ -376,6 +381,33 @@ static void perf_end(struct campaign *c, void *state, void *run,
 		v->enabled = out->readings[k].enabled;
 		v->running = out->readings[k].running;
 	}
+	note_placement(c, state, rec, run_index);
+}
+
+/*
+ * Hybrid parts: say where the run's threads ran (result_run_placement()),
+ * once per distinct placement: the first run's, and a run that used both
+ * core types.
+ */
+static void note_placement(struct campaign *c, struct perf_state *s, const struct result_run *rec,
+			   size_t run_index)
+{
+	const char *pmu[8];
+	double frac[8];
+	size_t np;
+	unsigned set = result_run_placement(&c->res, rec, pmu, frac, 8, &np);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!np || set >= 32 || (s->placements_noted & (1u << set)))
+		return;
+	s->placements_noted |= 1u << set;
+	strbuf_addf(&sb, "run %zu: the threads ran on ", run_index);
+	result_placement_text(&sb, pmu, frac, np);
+	strbuf_adds(&sb, (set & (set - 1)) ? ": both core types, so each type's part counts "
+		    "its own share and the sum is the whole run"
+		    : ": one core type; each type's part counts only while the threads run there");
+	result_add_note(&c->res, NOTE_NOTE, NULL, NULL, "%s", sb.buf);
+	strbuf_release(&sb);
 }
 
 static void perf_dry_run(const struct campaign *c, const void *state, struct strbuf *out)

@@ -84,7 +84,7 @@ static int lookup_value(void *ctx, const char *name, double *v)
 		return -1;
 	rv = &l->run->values[m];
 	/* A multiplexed count covers part of the run: not the same run's value. */
-	if (!rv->valid || (l->r->metrics[m].source == MSRC_PERF && rv->running < rv->enabled))
+	if (!rv->valid || result_value_multiplexed(l->r, (size_t)m, rv))
 		return -1;
 	*v = l->run->values[m].value * l->r->metrics[m].scale;
 	return 0;

@@ -309,21 +309,58 @@ const char **catalog_metric_names(const struct catalog *cat)
 	return out;
 }
 
+static void pmu_capacity(json_t *pmu, struct catalog_capacity *cap)
+{
+	json_t *c = json_object_get(pmu, "counters");
+	const char *wd = jstr(c, "watchdog");
+
+	cap->gp = (unsigned)json_integer_value(json_object_get(c, "gp"));
+	cap->fixed = (unsigned)json_integer_value(json_object_get(c, "fixed"));
+	cap->watchdog = !wd ? 0 : !strcmp(wd, "gp") ? 1 : !strcmp(wd, "fixed") ? 2 : 0;
+}
+
 void catalog_capacity(const struct catalog *cat, struct catalog_capacity *cap)
 {
-	json_t *core = json_object_get(cat_pmu(cat->d, "core"), "counters");
-	const char *wd = jstr(core, "watchdog");
 	size_t i;
 	json_t *p;
 
 	memset(cap, 0, sizeof(*cap));
-	cap->gp = (unsigned)json_integer_value(json_object_get(core, "gp"));
-	cap->fixed = (unsigned)json_integer_value(json_object_get(core, "fixed"));
-	cap->watchdog = !wd ? 0 : !strcmp(wd, "gp") ? 1 : !strcmp(wd, "fixed") ? 2 : 0;
+	pmu_capacity(cat_pmu(cat->d, "core"), cap);
 	json_array_foreach(json_object_get(cat->d->u, "pmus"), i, p)
 		if (!strcmp(jstr(p, "scope") ? jstr(p, "scope") : "", "system"))
 			cap->uncore_gp = (unsigned)json_integer_value(
 				json_object_get(json_object_get(p, "counters"), "gp"));
+}
+
+static void core_pmu_fill(json_t *p, struct catalog_core_pmu *out)
+{
+	const char *sysfs = json_string_value(json_array_get(json_object_get(p, "sysfs"), 0));
+
+	memset(out, 0, sizeof(*out));
+	out->role = jstr(p, "name");
+	out->sysfs = sysfs && !strchr(sysfs, '*') ? sysfs : "cpu";
+	out->core_type = jstr(p, "core_type");
+	pmu_capacity(p, &out->cap);
+}
+
+size_t catalog_core_pmus(const struct catalog *cat, struct catalog_core_pmu *out, size_t max)
+{
+	json_t *core = cat_pmu(cat->d, "core"), *p;
+	size_t n = 0, i;
+
+	if (core && max)
+		core_pmu_fill(core, &out[n++]);
+	json_array_foreach(json_object_get(cat->d->u, "pmus"), i, p)
+		if (n < max && p != core && jstr(p, "core_type"))
+			core_pmu_fill(p, &out[n++]);
+	return n;
+}
+
+int catalog_is_hybrid(const struct catalog *cat)
+{
+	struct catalog_core_pmu pm[CATALOG_MAX_CORE_PMUS];
+
+	return catalog_core_pmus(cat, pm, CATALOG_MAX_CORE_PMUS) > 1;
 }
 
 static void cache_level(json_t *c, struct catalog_cache *out)

@@ -108,6 +108,11 @@ struct resolved_event {
 	uint32_t counters;	/* general-purpose counters it may use (bit i =
 				 * counter i), 0 = any */
 	int chosen;		/* used by a chosen step (else only described) */
+	int core_index;		/* which core PMU (catalog_core_pmus() order): 0 for
+				 * "core" and every non-core event, 1.. for the other
+				 * core types of a hybrid part ("atom") */
+	int hybrid;		/* on one core type of a hybrid part: counts only
+				 * while the threads run on that type */
 };
 
 enum metric_kind {
@@ -139,6 +144,9 @@ struct resolved_metric {
 	size_t nnotes;
 	struct resolve_step *steps;	/* the whole chain as considered */
 	size_t nsteps;
+	int part;		/* one core type's part of a hybrid metric
+				 * (instructions.cpu_core): shown, but the sum is
+				 * the metric that is tested */
 };
 
 struct resolution {
@@ -187,6 +195,23 @@ struct catalog_capacity {
 
 /* Counter capacity of the loaded uarch's core PMU. */
 void catalog_capacity(const struct catalog *cat, struct catalog_capacity *cap);
+
+/*
+ * The core PMUs of the loaded uarch: one on most parts; on a hybrid part
+ * (a file whose PMUs say "core_type") one per core type, "core" first:
+ * cpu_core (P-cores) and cpu_atom (E-cores) on Alder Lake. Each has its own
+ * events and its own counters, so the planner sizes groups per PMU.
+ */
+#define CATALOG_MAX_CORE_PMUS 4
+struct catalog_core_pmu {
+	const char *role;	/* "core", "atom" */
+	const char *sysfs;	/* first sysfs name: "cpu_core", "cpu_atom", "cpu" */
+	const char *core_type;	/* "P-core (Golden Cove)", or NULL when not hybrid */
+	struct catalog_capacity cap;
+};
+size_t catalog_core_pmus(const struct catalog *cat, struct catalog_core_pmu *out, size_t max);
+/* 1 when the uarch has more than one core PMU (a hybrid part). */
+int catalog_is_hybrid(const struct catalog *cat);
 
 /* ---- cache geometry ---------------------------------------------------- */
 

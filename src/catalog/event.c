@@ -687,6 +687,7 @@ static void pmu_fill(struct event_spec *ev, const struct pmu_ctx *c, const char 
 	if (c->alias)
 		ev->scale = c->alias->scale;
 	ev->uncore = c->pmu->cpumask != NULL;
+	ev->core_type = c->pmu->cpus != NULL;
 }
 
 static int parse_pmu_event(const struct sysfs_model *m, const char *str,
@@ -786,6 +787,7 @@ static int parse_libpfm(const struct sysfs_model *m, const char *str,
 	}
 	spec_set(ev, str, libpfm_pmu_name(m, ev->attr.type, arg.idx, &sp), EVO_LIBPFM, NULL);
 	ev->uncore = sp && sp->cpumask;
+	ev->core_type = sp && sp->cpus;
 	return 0;
 }
 

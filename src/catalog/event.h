@@ -45,6 +45,10 @@ struct event_spec {
 	char *unit;		/* sysfs .unit, or a known unit ("msec" for task-clock), or "" */
 	int uncore;		/* the PMU's cpumask says it counts per package/complex,
 				 * not per process (system-wide only) */
+	int core_type;		/* on one core type of a hybrid part (cpu_core,
+				 * cpu_atom): counts only while the task runs on
+				 * that type, so time_running < time_enabled is where
+				 * the task ran, not multiplexing; never scaled */
 };
 
 void event_spec_release(struct event_spec *ev);

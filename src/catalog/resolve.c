@@ -8,7 +8,7 @@
  * privileges the user lacks. The first usable alternative is chosen; if it
  * is not the primary one, that becomes a note, never a silent change.
  */
-#include "catalog/catalog_data.h"
+#include "catalog/resolve_int.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -17,14 +17,8 @@
 #include "core/suggest.h"
 #include "host/sysfs.h"
 
-struct rx {
-	const struct catalog *cat;
-	const struct resolve_ctx *ctx;
-	struct resolution *r;
-	struct error *err;
-};
 
-static char *dupn(const char *s)
+char *rx_dupn(const char *s)
 {
 	return s ? xstrdup(s) : NULL;
 }
@@ -45,7 +39,7 @@ static int pmu_name_match(const char *pat, const char *name)
 }
 
 /* The host PMU playing this catalogue PMU's role, or NULL. */
-static const struct sysfs_pmu *host_pmu(const struct sysfs_model *m, json_t *pmu)
+const struct sysfs_pmu *rx_host_pmu(const struct sysfs_model *m, json_t *pmu)
 {
 	size_t i, k;
 	json_t *pat;
@@ -99,6 +93,25 @@ static uint32_t counter_mask(const char *s)
 
 /* ---- events ------------------------------------------------------------ */
 
+/* Is this catalogue PMU a core PMU (the "core" role, or one core type of a
+ * hybrid part)? */
+static int is_core_pmu(json_t *pmu)
+{
+	return pmu && (!strcmp(jstr(pmu, "name"), "core") || jstr(pmu, "core_type"));
+}
+
+/* The PMU's index among catalog_core_pmus(), 0 when it is not a core PMU. */
+static int core_index(const struct catalog *cat, const char *role)
+{
+	struct catalog_core_pmu pm[CATALOG_MAX_CORE_PMUS];
+	size_t n = catalog_core_pmus(cat, pm, CATALOG_MAX_CORE_PMUS);
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(pm[i].role, role))
+			return (int)i;
+	return 0;
+}
+
 static int find_event(const struct resolution *r, const char *name)
 {
 	for (size_t i = 0; i < r->nevents; i++)
@@ -143,7 +156,7 @@ static int encode_fields(struct rx *x, json_t *e, json_t *pmu, const struct sysf
 
 static int encode_native(struct rx *x, json_t *e, json_t *pmu, struct resolved_event *re)
 {
-	const struct sysfs_pmu *sp = host_pmu(x->ctx->model, pmu);
+	const struct sysfs_pmu *sp = rx_host_pmu(x->ctx->model, pmu);
 	const char *pname = sp ? sp->name : pmu_display_name(pmu);
 	struct strbuf fields = STRBUF_INIT, syn = STRBUF_INIT;
 	uint64_t config[4] = { 0 };
@@ -172,6 +185,7 @@ static int encode_native(struct rx *x, json_t *e, json_t *pmu, struct resolved_e
 	re->spec.unit = xstrdup("");
 	re->spec.origin = EVO_PMU;
 	re->spec.uncore = re->system;
+	re->spec.core_type = re->hybrid;
 	strbuf_addf(&syn, "%s/%s/", pname, fields.buf);
 	re->syntax = strbuf_detach(&syn);
 	re->fields = strbuf_detach(&fields);
@@ -210,11 +224,13 @@ static int add_event(struct rx *x, const char *name)
 	memset(re, 0, sizeof(*re));
 	re->name = xstrdup(name);
 	re->pmu_role = xstrdup(jstr(e, "pmu"));
-	re->desc = dupn(jstr(e, "desc"));
-	re->source = dupn(jstr(e, "source"));
+	re->desc = rx_dupn(jstr(e, "desc"));
+	re->source = rx_dupn(jstr(e, "source"));
 	re->system = scope_system(pmu);
 	re->fixed = json_is_true(json_object_get(e, "fixed"));
 	re->counters = counter_mask(jstr(e, "counters"));
+	re->core_index = core_index(x->cat, re->pmu_role);
+	re->hybrid = jstr(pmu, "core_type") != NULL && catalog_is_hybrid(x->cat);
 	if (pfm && lpmu) {
 		struct strbuf sb = STRBUF_INIT;
 
@@ -261,7 +277,7 @@ static int pmu_unusable(struct rx *x, const struct resolved_event *re, struct re
 	if (re->system && !x->ctx->system_wide) {
 		struct strbuf need = STRBUF_INIT;
 
-		if (x->ctx->model && !host_pmu(x->ctx->model, pmu) && mod)
+		if (x->ctx->model && !rx_host_pmu(x->ctx->model, pmu) && mod)
 			strbuf_addf(&need, "run 'modprobe %s' (the '%s' PMU is not exposed here), "
 				    "then ", mod, name);
 		else if (!x->ctx->model && mod)
@@ -275,8 +291,8 @@ static int pmu_unusable(struct rx *x, const struct resolved_event *re, struct re
 	}
 	if (!x->ctx->model || !strcmp(re->pmu_role, "software"))
 		return 0;
-	if (!host_pmu(x->ctx->model, pmu)) {
-		if (!strcmp(re->pmu_role, "core"))
+	if (!rx_host_pmu(x->ctx->model, pmu)) {
+		if (is_core_pmu(pmu))
 			set_reason(s, xstrdup("no hardware PMU is exposed here (no core PMU in "
 					      "sysfs; typical of virtual machines)"),
 				   xstrdup("a host or VM with a virtual PMU; see 'pmustat doctor'"));
@@ -311,6 +327,54 @@ static char **str_array(json_t *arr, size_t *n)
 	return out;
 }
 
+/* Is f a plain sum of names ("a + b + c")? Hybrid formulas are: one term
+ * per core type, so a part can be taken out or counted apart. */
+int rx_plain_sum(const char *f)
+{
+	if (!f || strpbrk(f, "*/()") || strstr(f, " - "))
+		return 0;
+	for (const char *p = f; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_.:- +", *p))
+			return 0;
+	return 1;
+}
+
+/*
+ * A hybrid uarch's other core types ("atom") are optional: with E-cores
+ * disabled the kernel registers one core PMU only. Their events are then
+ * left out of a plain-sum formula (with a caveat) rather than making the
+ * whole metric uncountable.
+ */
+static int missing_core_type(struct rx *x, const char *f, const struct resolved_event *re)
+{
+	json_t *pmu = cat_pmu(x->cat->d, re->pmu_role);
+
+	return x->ctx->model && re->hybrid && strcmp(re->pmu_role, "core") &&
+	       !rx_host_pmu(x->ctx->model, pmu) && rx_host_pmu(x->ctx->model, cat_pmu(x->cat->d, "core")) &&
+	       rx_plain_sum(f);
+}
+
+static void drop_core_type(struct resolve_step *s, const struct resolved_event *re)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "'%s' is not counted: this host exposes no '%s' PMU (that core type is "
+		    "absent or disabled)", re->name, re->spec.pmu);
+	s->caveats = xrealloc(s->caveats, (s->ncaveats + 1) * sizeof(char *));
+	s->caveats[s->ncaveats++] = strbuf_detach(&sb);
+}
+
+/* The step's formula over the events it kept (a plain sum). */
+static void rebuild_sum(const struct resolution *r, struct resolve_step *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < s->nevents; i++)
+		strbuf_addf(&sb, "%s%s", i ? " + " : "", r->events[s->events[i]].name);
+	free(s->formula);
+	s->formula = strbuf_detach(&sb);
+}
+
 /* Fill s from the step and decide: 1 usable, 0 skipped, -1 error. */
 static int check_step(struct rx *x, json_t *step, struct resolve_step *s)
 {
@@ -319,12 +383,12 @@ static int check_step(struct rx *x, json_t *step, struct resolve_step *s)
 	size_t n = 0;
 	int usable = 1;
 
-	s->formula = dupn(f);
-	s->proxy = dupn(jstr(step, "proxy"));
-	s->source = dupn(jstr(step, "source"));
+	s->formula = rx_dupn(f);
+	s->proxy = rx_dupn(jstr(step, "proxy"));
+	s->source = rx_dupn(jstr(step, "source"));
 	s->caveats = str_array(json_object_get(step, "caveats"), &s->ncaveats);
 	if (jstr(step, "unavailable")) {
-		set_reason(s, xstrdup(jstr(step, "unavailable")), dupn(jstr(step, "hint")));
+		set_reason(s, xstrdup(jstr(step, "unavailable")), rx_dupn(jstr(step, "hint")));
 		return 0;
 	}
 	if (formula_names(f, &names, &n, x->err) < 0)
@@ -335,6 +399,8 @@ static int check_step(struct rx *x, json_t *step, struct resolve_step *s)
 
 		if (ev < 0)
 			usable = -1;
+		else if (usable == 1 && !s->reason && missing_core_type(x, f, &x->r->events[ev]))
+			drop_core_type(s, &x->r->events[ev]);
 		else {
 			s->events[s->nevents++] = (size_t)ev;
 			if (usable == 1 && !s->reason && pmu_unusable(x, &x->r->events[ev], s))
@@ -343,12 +409,14 @@ static int check_step(struct rx *x, json_t *step, struct resolve_step *s)
 		free(names[i]);
 	}
 	free(names);
+	if (usable == 1 && s->nevents < n)
+		rebuild_sum(x->r, s);
 	return usable;
 }
 
 /* ---- metrics ----------------------------------------------------------- */
 
-static struct resolved_metric *new_metric(struct resolution *r, const char *name,
+struct resolved_metric *rx_new_metric(struct resolution *r, const char *name,
 					  const char *requested, json_t *def)
 {
 	struct resolved_metric *m;
@@ -358,12 +426,12 @@ static struct resolved_metric *new_metric(struct resolution *r, const char *name
 	memset(m, 0, sizeof(*m));
 	m->name = xstrdup(name);
 	m->requested = xstrdup(requested);
-	m->desc = dupn(jstr(def, "desc"));
-	m->unit = dupn(jstr(def, "unit"));
+	m->desc = rx_dupn(jstr(def, "desc"));
+	m->unit = rx_dupn(jstr(def, "unit"));
 	return m;
 }
 
-static void add_note(struct resolved_metric *m, char *note)
+void rx_add_note(struct resolved_metric *m, char *note)
 {
 	m->notes = xrealloc(m->notes, (m->nnotes + 1) * sizeof(*m->notes));
 	m->notes[m->nnotes++] = note;
@@ -376,7 +444,7 @@ static void choose(struct rx *x, size_t mi, size_t chosen)
 
 	m->available = 1;
 	m->formula = xstrdup(s->formula);
-	m->proxy = dupn(s->proxy);
+	m->proxy = rx_dupn(s->proxy);
 	m->events = xcalloc(s->nevents ? s->nevents : 1, sizeof(size_t));
 	m->nevents = s->nevents;
 	memcpy(m->events, s->events, s->nevents * sizeof(size_t));
@@ -392,7 +460,7 @@ static void choose(struct rx *x, size_t mi, size_t chosen)
 		strbuf_addf(&sb, "%s: counted as %s (%s), because %s", m->name,
 			    s->proxy ? s->proxy : "its next alternative", s->formula,
 			    m->steps[0].reason);
-		add_note(m, strbuf_detach(&sb));
+		rx_add_note(m, strbuf_detach(&sb));
 		if (m->steps[0].need) {
 			free(m->hint);
 			m->hint = xstrdup(m->steps[0].need);
@@ -427,8 +495,8 @@ static int resolve_base(struct rx *x, size_t mi, json_t *chain)
 	if (n) {
 		struct resolved_metric *m = &x->r->metrics[mi];
 
-		m->reason = dupn(m->steps[n - 1].reason);
-		m->hint = dupn(m->steps[n - 1].need);
+		m->reason = rx_dupn(m->steps[n - 1].reason);
+		m->hint = rx_dupn(m->steps[n - 1].need);
 	}
 	return 0;
 }
@@ -436,7 +504,7 @@ static int resolve_base(struct rx *x, size_t mi, json_t *chain)
 static int resolve_one(struct rx *x, const char *req, int implied);
 
 /* Replace each metric name in f by "(its formula)". */
-static char *expand(struct rx *x, const char *f)
+char *rx_expand(struct rx *x, const char *f)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *p = f;
@@ -508,12 +576,12 @@ static int resolve_derived(struct rx *x, size_t mi, const char *formula)
 				strbuf_addf(&sb, "needs '%s', which is not countable: %s", in->name,
 					    in->reason ? in->reason : "unavailable");
 				m->reason = strbuf_detach(&sb);
-				m->hint = dupn(in->hint);
+				m->hint = rx_dupn(in->hint);
 			}
 			ne += in->nevents;
 		}
 		if (m->available)
-			m->formula = expand(x, formula);
+			m->formula = rx_expand(x, formula);
 		m->events = xcalloc(ne ? ne : 1, sizeof(size_t));
 		for (size_t i = 0; i < n; i++) {
 			const struct resolved_metric *in = &x->r->metrics[inputs[i]];
@@ -560,10 +628,20 @@ static void anchor_events(struct rx *x, json_t *chain)
 
 	json_array_foreach(chain, i, s)
 		if (json_is_true(json_object_get(s, "anchor"))) {
-			int e = find_event(x->r, jstr(s, "formula") ? jstr(s, "formula") : "");
+			char **names = NULL;
+			size_t n = 0;
 
-			if (e >= 0)
-				x->r->events[e].anchor = 1;
+			/* one event, or one per core type of a hybrid part */
+			if (formula_names(jstr(s, "formula"), &names, &n, x->err) < 0)
+				continue;
+			for (size_t k = 0; k < n; k++) {
+				int e = find_event(x->r, names[k]);
+
+				if (e >= 0)
+					x->r->events[e].anchor = 1;
+				free(names[k]);
+			}
+			free(names);
 		}
 }
 
@@ -586,7 +664,7 @@ static int resolve_one(struct rx *x, const char *req, int implied)
 	}
 	if (!def && !cat_event(x->cat->d, req))
 		return unknown_metric(x, req);
-	new_metric(x->r, name, req, def);
+	rx_new_metric(x->r, name, req, def);
 	mi = x->r->nmetrics - 1;
 	x->r->metrics[mi].implied = implied;
 	kind = def ? jstr(def, "kind") : NULL;
@@ -595,7 +673,7 @@ static int resolve_one(struct rx *x, const char *req, int implied)
 		int r;
 
 		x->r->metrics[mi].kind = MK_EVENT;
-		x->r->metrics[mi].desc = dupn(jstr(cat_event(x->cat->d, req), "desc"));
+		x->r->metrics[mi].desc = rx_dupn(jstr(cat_event(x->cat->d, req), "desc"));
 		r = resolve_base(x, mi, chain);
 		json_decref(chain);
 		return r < 0 ? -1 : (int)mi;
@@ -605,8 +683,8 @@ static int resolve_one(struct rx *x, const char *req, int implied)
 
 		m->kind = MK_PROCESS;
 		m->available = !jstr(def, "unavailable");
-		m->reason = dupn(jstr(def, "unavailable"));
-		m->hint = dupn(jstr(def, "hint"));
+		m->reason = rx_dupn(jstr(def, "unavailable"));
+		m->hint = rx_dupn(jstr(def, "hint"));
 		return (int)mi;
 	}
 	if (jstr(def, "formula"))
@@ -675,6 +753,7 @@ int catalog_resolve(const struct catalog *cat, const char *metric_list,
 		resolution_release(out);
 		return -1;
 	}
+	split_core_types(&x);
 	return 0;
 }
 

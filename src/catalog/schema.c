@@ -78,6 +78,7 @@ static const struct key pmu_keys[] = {
 	{ "type", K_UINT, 0, NULL, NULL, 0xffffffffLL },
 	{ "scope", K_STR, 0, NULL, scopes },
 	{ "per", K_STR }, { "module", K_STR }, { "libpfm", K_STR }, { "source", K_STR },
+	{ "core_type", K_STR },
 	{ "format", K_STRMAP },
 	{ "counters", K_OBJECT, 0, &counters },
 	{ NULL },

@@ -349,9 +349,17 @@ static void check_hybrid(struct checks *c, const struct cpu_map *m)
 		checks_read_str(path, ca, sizeof(ca));
 		check_text(&k->summary, "hybrid CPU: cpu_core (P-cores, CPUs %s) and cpu_atom "
 			   "(E-cores, CPUs %s)", cc[0] ? cc : "?", ca[0] ? ca : "?");
-		check_text(&k->cause, "the two core types have different events and counter "
-			   "counts, and a program that migrates between them is counted by each "
-			   "type's PMU in turn: counts mix two microarchitectures");
+		if (strcmp(c->uarch.name, "generic"))
+			check_text(&k->cause, "the two core types have different events and counter "
+				   "counts: pmustat (uarch %s) counts a metric on both, sums them and "
+				   "reports each type's part (NAME.cpu_core, NAME.cpu_atom), and the "
+				   "result notes where each run's threads ran; a program that migrates "
+				   "between the types still mixes two microarchitectures in the sum",
+				   c->uarch.name);
+		else
+			check_text(&k->cause, "the two core types have different events and counter "
+				   "counts, and a program that migrates between them is counted by each "
+				   "type's PMU in turn: counts mix two microarchitectures");
 		check_text(&k->remedy, "pin the command to one core type: '--pin %.*s' runs it on "
 			   "the first P-core", (int)strcspn(cc[0] ? cc : "0", ",-"), cc[0] ? cc : "0");
 	} else if (c->model.npmus && sysfs_pmu_find(&c->model, "cpu")) {

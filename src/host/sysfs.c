@@ -478,6 +478,17 @@ static int load_cpumask(struct sysfs_pmu *p, const char *dir, struct error *err)
 	return r < 0 ? -1 : 0;
 }
 
+/* A hybrid core PMU's `cpus` (arch/x86/events/core.c, since Linux 5.13):
+ * its events count only while the task runs on those CPUs. */
+static int load_cpus(struct sysfs_pmu *p, const char *dir, struct error *err)
+{
+	char *path = path_join(dir, "cpus");
+	int r = sysfs_read_text(path, &p->cpus, err);
+
+	free(path);
+	return r < 0 ? -1 : 0;
+}
+
 static void pmu_release(struct sysfs_pmu *p)
 {
 	size_t i;
@@ -495,6 +506,7 @@ static void pmu_release(struct sysfs_pmu *p)
 	free(p->aliases);
 	free(p->caps);
 	free(p->cpumask);
+	free(p->cpus);
 	free(p->name);
 	memset(p, 0, sizeof(*p));
 }
@@ -516,6 +528,8 @@ static int load_pmu(struct sysfs_pmu *p, const char *devices, const char *name,
 		r = load_caps(p, dir, err);
 	if (!r)
 		r = load_cpumask(p, dir, err);
+	if (!r)
+		r = load_cpus(p, dir, err);
 	free(dir);
 	return r;
 }

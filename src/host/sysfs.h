@@ -40,6 +40,8 @@ struct sysfs_pmu {
 	struct sysfs_alias *aliases;
 	size_t naliases;
 	char *cpumask;		/* content of cpumask, or NULL if absent */
+	char *cpus;		/* content of cpus (the CPUs of one core type of a
+				 * hybrid part: "0-15" for cpu_core), or NULL if absent */
 	char **caps;		/* "name=value" lines from caps/, NULL-terminated or NULL */
 	size_t ncaps;
 };

@@ -114,7 +114,10 @@ static int fits(const struct ctx *c, const struct plan_group *g, const size_t *a
 static void group_add(struct plan_group *g, const size_t *add, size_t nadd)
 {
 	g->ev = xrealloc(g->ev, (g->n + nadd + 1) * sizeof(size_t));
+	g->lead = xrealloc(g->lead, (g->n + nadd + 1) * sizeof(size_t));
 	memcpy(g->ev + g->n, add, nadd * sizeof(size_t));
+	for (size_t k = 0; k < nadd; k++)
+		g->lead[g->n + k] = g->n ? g->ev[0] : add[0];
 	g->n += nadd;
 }
 
@@ -144,6 +147,8 @@ static void note(struct plan *p, const char *fmt, ...)
 	p->notes[p->nnotes++] = strbuf_detach(&sb);
 }
 
+static void rotation_notes(struct plan *out);
+
 /* Place one unit (or one event) into the first group it fits, or a new one. */
 static int place(struct plan *p, const struct ctx *c, const size_t *unit, size_t nu,
 		 const size_t *anchors, size_t na)
@@ -154,7 +159,7 @@ static int place(struct plan *p, const struct ctx *c, const size_t *unit, size_t
 			return 0;
 		}
 	{
-		struct plan_group empty = { (size_t *)anchors, na, 0, 0 };
+		struct plan_group empty = { .ev = (size_t *)anchors, .n = na };
 
 		if (!fits(c, &empty, unit, nu))
 			return -1;
@@ -174,11 +179,15 @@ static void fill_usage(struct plan *p, const struct ctx *c)
 				gr->fixed_used++;
 			else
 				gr->gp_used++;
+		gr->gp_by[0] = gr->gp_used;
+		gr->fixed_by[0] = gr->fixed_used;
 	}
 }
 
-int plan_build(const struct plan_event *ev, size_t n, const struct plan_capacity *cap,
-	       int multiplex, struct plan *out, struct error *err)
+/* Pack the events of one core PMU; top = the plan as a whole (rotation
+ * and multiplex notes are its business). */
+static int pack(const struct plan_event *ev, size_t n, const struct plan_capacity *cap,
+		int multiplex, int top, struct plan *out, struct error *err)
 {
 	struct ctx c = { ev, cap, cap->gp, cap->fixed };
 	size_t *anchors = xcalloc(n + 1, sizeof(size_t)), na = 0;
@@ -235,14 +244,8 @@ int plan_build(const struct plan_event *ev, size_t n, const struct plan_capacity
 		note(out, "the NMI watchdog holds a %s counter: planned with %u general-purpose "
 		     "and %u fixed; 'sysctl kernel.nmi_watchdog=0' frees it",
 		     cap->watchdog == 1 ? "general-purpose" : "fixed (cycles)", c.gp, c.fixed);
-	if (!rc && multiplex && out->ngroups > 1)
-		note(out, "--multiplex: all %zu groups are opened on every run; the kernel "
-		     "time-shares the counters and counts are scaled by time_enabled/time_running",
-		     out->ngroups);
-	else if (!rc && out->ngroups > 1)
-		note(out, "%zu counter groups rotate across blocks (run in block b counts group "
-		     "b mod %zu): every count is exact for its run; instructions and cycles are "
-		     "in every group", out->ngroups, out->ngroups);
+	if (!rc && top)
+		rotation_notes(out);
 	free(anchors);
 	free(unit);
 	free(done);
@@ -251,10 +254,129 @@ int plan_build(const struct plan_event *ev, size_t n, const struct plan_capacity
 	return rc;
 }
 
+static void rotation_notes(struct plan *out)
+{
+	if (out->multiplex && out->ngroups > 1)
+		note(out, "--multiplex: all %zu groups are opened on every run; the kernel "
+		     "time-shares the counters and counts are scaled by time_enabled/time_running",
+		     out->ngroups);
+	else if (out->ngroups > 1)
+		note(out, "%zu counter groups rotate across blocks (run in block b counts group "
+		     "b mod %zu): every count is exact for its run; instructions and cycles are "
+		     "in every group", out->ngroups, out->ngroups);
+}
+
+int plan_build(const struct plan_event *ev, size_t n, const struct plan_capacity *cap,
+	       int multiplex, struct plan *out, struct error *err)
+{
+	int rc = pack(ev, n, cap, multiplex, 1, out, err);
+
+	if (!rc) {
+		out->npmus = 1;
+		out->gp_by[0] = out->gp;
+		out->fixed_by[0] = out->fixed;
+	}
+	return rc;
+}
+
+/* ---- several core PMUs (hybrid parts) ---------------------------------- */
+
+/* Plan PMU p's events alone: sub's indices are into the full list. */
+static int pack_pmu(const struct plan_event *ev, size_t n, const struct plan_pmus *pm, size_t p,
+		    int multiplex, struct plan *sub, struct error *err)
+{
+	struct plan_event *mine = xcalloc(n + 1, sizeof(*mine));
+	size_t *map = xcalloc(n + 1, sizeof(size_t)), m = 0;
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		if (ev[i].core && ev[i].pmu == p) {
+			mine[m] = ev[i];
+			map[m++] = i;
+		}
+	rc = pack(mine, m, &pm->cap[p], multiplex, 0, sub, err);
+	for (size_t g = 0; !rc && g < sub->ngroups; g++)
+		for (size_t k = 0; k < sub->groups[g].n; k++) {
+			sub->groups[g].ev[k] = map[sub->groups[g].ev[k]];
+			sub->groups[g].lead[k] = map[sub->groups[g].lead[k]];
+		}
+	free(mine);
+	free(map);
+	return rc;
+}
+
+/* Run group g gets group g mod G_p of PMU p. */
+static void merge_pmu(struct plan *out, const struct plan *sub, size_t p, const char *name)
+{
+	for (size_t g = 0; g < out->ngroups && sub->ngroups; g++) {
+		const struct plan_group *sg = &sub->groups[g % sub->ngroups];
+		struct plan_group *og = &out->groups[g];
+
+		og->ev = xrealloc(og->ev, (og->n + sg->n + 1) * sizeof(size_t));
+		og->lead = xrealloc(og->lead, (og->n + sg->n + 1) * sizeof(size_t));
+		memcpy(og->ev + og->n, sg->ev, sg->n * sizeof(size_t));
+		memcpy(og->lead + og->n, sg->lead, sg->n * sizeof(size_t));
+		og->n += sg->n;
+		og->gp_by[p] = sg->gp_used;
+		og->fixed_by[p] = sg->fixed_used;
+		og->gp_used += sg->gp_used;
+		og->fixed_used += sg->fixed_used;
+	}
+	out->gp_by[p] = sub->gp;
+	out->fixed_by[p] = sub->fixed;
+	for (size_t k = 0; k < sub->nnotes; k++)
+		note(out, "%s: %s", name ? name : "core PMU", sub->notes[k]);
+}
+
+int plan_build_pmus(const struct plan_event *ev, size_t n, const struct plan_pmus *pm,
+		    int multiplex, struct plan *out, struct error *err)
+{
+	struct plan sub[PLAN_MAX_PMUS];
+	size_t np = pm->n < PLAN_MAX_PMUS ? pm->n : PLAN_MAX_PMUS, G = 0;
+
+	if (np <= 1)
+		return plan_build(ev, n, &pm->cap[0], multiplex, out, err);
+	memset(out, 0, sizeof(*out));
+	for (size_t p = 0; p < np; p++) {
+		if (pack_pmu(ev, n, pm, p, multiplex, &sub[p], err) < 0) {
+			const char *name = pm->name[p] ? pm->name[p] : "core PMU";
+
+			while (p-- > 0)
+				plan_release(&sub[p]);
+			return error_prefix(err, "on '%s'", name);
+		}
+		G = sub[p].ngroups > G ? sub[p].ngroups : G;
+	}
+	out->multiplex = multiplex;
+	out->npmus = np;
+	out->ngroups = G;
+	out->groups = xcalloc(G + 1, sizeof(*out->groups));
+	for (size_t i = 0; i < n; i++)
+		if (!ev[i].core) {
+			out->always = xrealloc(out->always, (out->nalways + 1) * sizeof(size_t));
+			out->always[out->nalways++] = i;
+		}
+	for (size_t p = 0; p < np; p++) {
+		out->pmu_name[p] = pm->name[p];
+		merge_pmu(out, &sub[p], p, pm->name[p]);
+		plan_release(&sub[p]);
+	}
+	out->gp = out->gp_by[0];
+	out->fixed = out->fixed_by[0];
+	rotation_notes(out);
+	if (multiplex)
+		note(out, "--multiplex on a hybrid part: a core type's count that ran part of the "
+		     "time may have been time-shared or may be where the threads ran; the two cannot "
+		     "be told apart, so those counts are not scaled");
+	return 0;
+}
+
 void plan_release(struct plan *p)
 {
-	for (size_t g = 0; g < p->ngroups; g++)
+	for (size_t g = 0; g < p->ngroups; g++) {
 		free(p->groups[g].ev);
+		free(p->groups[g].lead);
+	}
 	free(p->groups);
 	free(p->always);
 	for (size_t i = 0; i < p->nnotes; i++)
@@ -282,7 +404,7 @@ void plan_run_leaders(const struct plan *p, size_t g, size_t n, size_t *leader)
 		for (size_t j = 0; j < gr->n; j++)
 			/* with multiplex an anchor is in several groups: keep its first */
 			if (leader[gr->ev[j]] == PLAN_NOT_COUNTED)
-				leader[gr->ev[j]] = gr->ev[0];
+				leader[gr->ev[j]] = gr->lead[j];
 	}
 }
 
@@ -305,25 +427,45 @@ static void attr_line(struct strbuf *out, const struct event_spec *e, const char
 		    a->exclude_hv);
 }
 
+/* "8 general-purpose + 4 fixed", per core PMU when there are several. */
+static void capacity_text(struct strbuf *out, const struct plan *p, const unsigned *gp,
+			  const unsigned *fixed, const char *what)
+{
+	if (p->npmus <= 1) {
+		strbuf_addf(out, "%u general-purpose%s, %u fixed", gp[0], what, fixed[0]);
+		return;
+	}
+	for (size_t k = 0; k < p->npmus; k++)
+		strbuf_addf(out, "%s%s: %u general-purpose%s + %u fixed", k ? "; " : "",
+			    p->pmu_name[k] ? p->pmu_name[k] : "core PMU", gp[k], what, fixed[k]);
+}
+
 void plan_render_dry_run(const struct plan *p, const struct event_spec *evs,
 			 const char *const *labels, size_t n, struct strbuf *out)
 {
-	strbuf_addf(out, "counter plan: %zu group%s of at most %u general-purpose + %u fixed "
-		    "counters%s\n", p->ngroups, p->ngroups == 1 ? "" : "s", p->gp, p->fixed,
-		    p->multiplex ? ", all opened at once (multiplexed, scaled)"
-				 : p->ngroups > 1 ? ", rotated: a run in block b counts group b mod G"
-						  : "");
+	strbuf_addf(out, "counter plan: %zu group%s of at most ", p->ngroups,
+		    p->ngroups == 1 ? "" : "s");
+	if (p->npmus > 1) {
+		strbuf_addch(out, '(');
+		capacity_text(out, p, p->gp_by, p->fixed_by, "");
+		strbuf_adds(out, ") counters, one group per core PMU in each");
+	} else {
+		strbuf_addf(out, "%u general-purpose + %u fixed counters", p->gp, p->fixed);
+	}
+	strbuf_addf(out, "%s\n", p->multiplex ? ", all opened at once (multiplexed, scaled)"
+			: p->ngroups > 1 ? ", rotated: a run in block b counts group b mod G" : "");
 	for (size_t g = 0; g < p->ngroups; g++) {
 		const struct plan_group *gr = &p->groups[g];
 
-		strbuf_addf(out, "  group %zu (%u general-purpose, %u fixed):\n", g, gr->gp_used,
-			    gr->fixed_used);
+		strbuf_addf(out, "  group %zu (", g);
+		capacity_text(out, p, gr->gp_by, gr->fixed_by, "");
+		strbuf_adds(out, "):\n");
 		for (size_t k = 0; k < gr->n; k++) {
 			size_t i = gr->ev[k];
 
 			if (i < n)
 				attr_line(out, &evs[i], labels ? labels[i] : evs[i].name,
-					  k ? "member" : "leader");
+					  gr->lead[k] == i ? "leader" : "member");
 		}
 	}
 	if (p->nalways)

@@ -50,12 +50,27 @@ struct plan_event {
 	uint32_t counters;	/* general-purpose counters allowed (bit i); 0 = any */
 	int unit;		/* events with the same unit >= 0 (one metric's events)
 				 * are kept in one group when they fit; -1 none */
+	unsigned pmu;		/* which core PMU (index into plan_pmus): 0 but on
+				 * hybrid parts, whose core types have their own */
+};
+
+/* The core PMUs to plan for: one, or one per core type of a hybrid part
+ * (cpu_core, cpu_atom), each with its own counters. */
+#define PLAN_MAX_PMUS 4
+struct plan_pmus {
+	size_t n;
+	struct plan_capacity cap[PLAN_MAX_PMUS];
+	const char *name[PLAN_MAX_PMUS];	/* for notes and --dry-run; may be NULL */
 };
 
 struct plan_group {
 	size_t *ev;		/* indices into the event list; ev[0] leads */
+	size_t *lead;		/* lead[k]: the leader of member k (ev[0] on one
+				 * PMU; on a hybrid part one leader per core PMU,
+				 * since a group cannot span PMUs) */
 	size_t n;
 	unsigned gp_used, fixed_used;
+	unsigned gp_by[PLAN_MAX_PMUS], fixed_by[PLAN_MAX_PMUS];	/* per core PMU */
 };
 
 struct plan {
@@ -64,7 +79,10 @@ struct plan {
 	size_t *always;			/* non-core events: counted on every run */
 	size_t nalways;
 	int multiplex;			/* one set, opened at once, kernel-scaled */
-	unsigned gp, fixed;		/* capacity planned for (after the watchdog) */
+	unsigned gp, fixed;		/* capacity planned for (after the watchdog), PMU 0 */
+	size_t npmus;			/* core PMUs planned for (1, or 2 on hybrid parts) */
+	unsigned gp_by[PLAN_MAX_PMUS], fixed_by[PLAN_MAX_PMUS];
+	const char *pmu_name[PLAN_MAX_PMUS];
 	char **notes;			/* for the result: rotation, watchdog, ... */
 	size_t nnotes;
 };
@@ -76,6 +94,15 @@ struct plan {
  */
 int plan_build(const struct plan_event *ev, size_t n, const struct plan_capacity *cap,
 	       int multiplex, struct plan *out, struct error *err);
+
+/*
+ * The same for several core PMUs: each PMU's events are packed into groups
+ * that fit its own counters, with its own anchors; run group g opens group
+ * g mod G_p of every PMU p (G = the largest G_p), so a thread counts
+ * wherever it runs. With one PMU this is plan_build().
+ */
+int plan_build_pmus(const struct plan_event *ev, size_t n, const struct plan_pmus *pm,
+		    int multiplex, struct plan *out, struct error *err);
 void plan_release(struct plan *p);
 
 /* The group a block runs (STATS.md (c): group = block mod G). */
@@ -119,6 +146,11 @@ void plan_capacity_from_catalog(const struct catalog_capacity *cc, int watchdog_
 				struct plan_capacity *cap);
 
 struct catalog;
+
+/* Every core PMU of the catalogue with its capacity (one, or one per core
+ * type of a hybrid part). */
+void plan_pmus_from_catalog(const struct catalog *cat, int watchdog_on, struct plan_pmus *pm);
+
 struct resolve_ctx;
 
 /*

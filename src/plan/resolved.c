@@ -21,6 +21,7 @@ void plan_events_from_resolution(const struct resolution *r, struct plan_event *
 		out[i].fixed = e->fixed || (e->anchor && e->spec.attr.type == PERF_TYPE_HARDWARE);
 		out[i].counters = e->counters;
 		out[i].unit = -1;
+		out[i].pmu = e->core_index > 0 ? (unsigned)e->core_index : 0;
 	}
 	for (size_t m = 0; m < r->nmetrics; m++) {
 		const struct resolved_metric *rm = &r->metrics[m];
@@ -46,13 +47,38 @@ void plan_capacity_from_catalog(const struct catalog_capacity *cc, int watchdog_
 	cap->watchdog = watchdog_on ? cc->watchdog : 0;
 }
 
+void plan_pmus_from_catalog(const struct catalog *cat, int watchdog_on, struct plan_pmus *pm)
+{
+	struct catalog_core_pmu cp[CATALOG_MAX_CORE_PMUS];
+	size_t n = catalog_core_pmus(cat, cp, CATALOG_MAX_CORE_PMUS);
+
+	memset(pm, 0, sizeof(*pm));
+	for (size_t k = 0; k < n && k < PLAN_MAX_PMUS; k++) {
+		struct catalog_capacity cc;
+
+		catalog_capacity(cat, &cc);
+		cc.gp = cp[k].cap.gp;
+		cc.fixed = cp[k].cap.fixed;
+		cc.watchdog = cp[k].cap.watchdog;
+		plan_capacity_from_catalog(&cc, watchdog_on, &pm->cap[k]);
+		pm->name[k] = cp[k].sysfs;
+		pm->n++;
+	}
+	if (!pm->n) {
+		struct catalog_capacity cc;
+
+		catalog_capacity(cat, &cc);
+		plan_capacity_from_catalog(&cc, watchdog_on, &pm->cap[0]);
+		pm->n = 1;
+	}
+}
+
 int plan_dry_run_metrics(const struct catalog *cat, const char *metrics,
 			 const struct resolve_ctx *ctx, int watchdog_on, int multiplex,
 			 struct strbuf *out, struct error *err)
 {
 	struct resolution r;
-	struct catalog_capacity cc;
-	struct plan_capacity cap;
+	struct plan_pmus pm;
 	struct plan_event *pe;
 	struct event_spec *evs;
 	struct plan p;
@@ -63,15 +89,14 @@ int plan_dry_run_metrics(const struct catalog *cat, const char *metrics,
 	pe = xcalloc(r.nevents + 1, sizeof(*pe));
 	evs = xcalloc(r.nevents + 1, sizeof(*evs));
 	plan_events_from_resolution(&r, pe);
-	catalog_capacity(cat, &cc);
-	plan_capacity_from_catalog(&cc, watchdog_on, &cap);
+	plan_pmus_from_catalog(cat, watchdog_on, &pm);
 	/* Events of unchosen alternatives are described, never opened. */
 	for (size_t i = 0; i < r.nevents; i++) {
 		evs[i] = r.events[i].spec;
 		if (!r.events[i].chosen)
 			pe[i].core = 0;
 	}
-	rc = plan_build(pe, r.nevents, &cap, multiplex, &p, err);
+	rc = plan_build_pmus(pe, r.nevents, &pm, multiplex, &p, err);
 	if (!rc) {
 		struct plan q = p;
 		size_t keep = 0;

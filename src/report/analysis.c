@@ -42,7 +42,7 @@ static void count_excluded(const struct result *r, struct metric_summary *ms)
 			continue;
 		if (!v->valid)
 			ms->n_missing++;
-		else if (r->metrics[ms->metric].source == MSRC_PERF && v->running < v->enabled)
+		else if (result_value_multiplexed(r, ms->metric, v))
 			ms->n_multiplexed++;
 	}
 }

@@ -99,6 +99,8 @@ json_t *report_json_metric(const struct result_metric *m)
 		json_object_set_new(o, "config", json_integer((json_int_t)m->config));
 		json_object_set_new(o, "config1", json_integer((json_int_t)m->config1));
 		json_object_set_new(o, "config2", json_integer((json_int_t)m->config2));
+		if (m->core_type)
+			json_object_set_new(o, "core_type", json_true());
 		json_object_set_new(o, "group", json_integer(m->group));
 	}
 	if (m->formula)

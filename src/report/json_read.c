@@ -280,6 +280,7 @@ int report_json_add_metric(struct result *r, json_t *o, size_t budget, struct er
 		{ "group", F_INT, &m->group, -1, INT_MAX },
 		{ "scale", F_NUM, &m->scale },
 		{ "available", F_BOOL, &m->available },
+		{ "core_type", F_BOOL, &m->core_type },
 		{ "reason", F_STR, &m->reason },
 		{ "hint", F_STR, &m->hint },
 		{ "formula", F_STR, &m->formula },

@@ -187,9 +187,15 @@ int result_value_usable(const struct result *r, const struct result_run *run, si
 		return 0;
 	if (run->status != RUN_OK && run->status != RUN_FAILED)
 		return 0;
-	if (r->metrics[m].source == MSRC_PERF && v->running < v->enabled)
+	if (result_value_multiplexed(r, m, v))
 		return 0;
 	return 1;
+}
+
+int result_value_multiplexed(const struct result *r, size_t m, const struct result_value *v)
+{
+	return r->metrics[m].source == MSRC_PERF && v->running < v->enabled &&
+	       !r->metrics[m].core_type;
 }
 
 size_t result_collect(const struct result *r, size_t v, size_t m, double **out)
@@ -284,4 +290,49 @@ void result_drop_notes(struct result *r, const char *metric)
 		r->notes[k++] = *n;
 	}
 	r->nnotes = k;
+}
+
+unsigned result_run_placement(const struct result *r, const struct result_run *run,
+			      const char **pmus, double *frac, size_t max, size_t *n)
+{
+	unsigned set = 0;
+
+	*n = 0;
+	for (size_t m = 0; m < r->nmetrics; m++) {
+		const struct result_metric *met = &r->metrics[m];
+		const struct result_value *v = &run->values[m];
+		size_t k;
+
+		if (met->source != MSRC_PERF || !met->core_type || !met->pmu || !v->valid ||
+		    !v->enabled)
+			continue;
+		for (k = 0; k < *n && strcmp(pmus[k], met->pmu); k++)
+			;
+		if (k == *n) {
+			if (*n == max)
+				continue;
+			pmus[k] = met->pmu;
+			frac[k] = 0;
+			(*n)++;
+		}
+		if ((double)v->running / (double)v->enabled > frac[k])
+			frac[k] = (double)v->running / (double)v->enabled;
+	}
+	for (size_t k = 0; k < *n && k < 32; k++)
+		if (frac[k] > 0)
+			set |= 1u << k;
+	return set;
+}
+
+void result_placement_text(struct strbuf *out, const char *const *pmus, const double *frac,
+			   size_t n)
+{
+	size_t said = 0;
+
+	for (size_t k = 0; k < n; k++)
+		if (frac[k] > 0)
+			strbuf_addf(out, "%s%s (%.0f%% of the time)", said++ ? " and " : "", pmus[k],
+				    100 * frac[k]);
+	if (!said)
+		strbuf_adds(out, "no core type that counted anything");
 }

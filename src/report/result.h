@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "core/strbuf.h"
 #include "host/hostinfo.h"
 
 #define RESULT_SCHEMA "pmustat.result/1"
@@ -50,6 +51,9 @@ struct result_metric {
 	char *formula;		/* MSRC_FORMULA: over other metrics' names */
 	char *proxy;		/* counted through a proxy: what it measures instead */
 	int hidden;		/* an input only (not asked for): JSON/CSV, not the table */
+	int core_type;		/* perf only: on one core type of a hybrid part, so
+				 * time_running < time_enabled says where the task ran
+				 * (the count is whole for that type, not multiplexed) */
 	char *origin;		/* MSRC_PROFILE: where the function is ("obj: file, ..."), or NULL */
 	int implicit;		/* measured whatever was asked (the process clocks):
 				 * shown, but outside the Holm family unless named */
@@ -183,6 +187,30 @@ void result_drop_notes(struct result *r, const char *metric);
 /* Words for statuses ("ok", "failed", "signal", "timeout", "interrupted", "exec-failed"). */
 const char *run_status_name(enum run_status s);
 int run_status_parse(const char *s, enum run_status *out);
+
+/*
+ * Hybrid parts: which core types a run's threads ran on, from the
+ * time_running / time_enabled of its core-type metrics (an event of
+ * cpu_atom runs only while a thread is on an E-core). Fills up to max
+ * distinct PMU names (the metrics' own strings) with the largest fraction
+ * seen for each, *n with how many; returns the set of those that ran (bit
+ * k = pmus[k] had time_running > 0), 0 when none did or there are none.
+ */
+unsigned result_run_placement(const struct result *r, const struct result_run *run,
+			      const char **pmus, double *frac, size_t max, size_t *n);
+
+/* "cpu_core (62% of the time) and cpu_atom (38% of the time)": the types
+ * that ran, from result_run_placement()'s answer. */
+void result_placement_text(struct strbuf *out, const char *const *pmus, const double *frac,
+			   size_t n);
+
+/*
+ * Was value v of metric m time-shared with other counters (kernel
+ * multiplexing: time_running < time_enabled)? Not for a metric on one core
+ * type of a hybrid part: there a short time_running is the time the task
+ * spent on that type, and the count is whole for it.
+ */
+int result_value_multiplexed(const struct result *r, size_t m, const struct result_value *v);
 
 /* Does run count toward statistics of metric m? (not warm-up, status usable, value valid,
  * fully scheduled) */

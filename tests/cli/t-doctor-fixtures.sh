@@ -74,11 +74,11 @@ expect_eq "$(doctor_check spr.json governor status)" ok "performance governor"
 expect_eq "$(doctor_check spr.json rdpmc status)" ok "rdpmc=1"
 expect_eq "$(jv spr.json pmus.#)" 11 "spr PMUs"
 
-# Alder Lake: two core PMUs, no pmustat catalogue.
+# Alder Lake: two core PMUs, the alderlake catalogue (both core types).
 doctor_on adl-hybrid
-expect_eq "$(jv adl-hybrid.json uarch.name)" generic "adl uarch"
+expect_eq "$(jv adl-hybrid.json uarch.name)" alderlake "adl uarch"
 expect_eq "$(jv adl-hybrid.json uarch.perf)" alderlake "perf name"
-case "$(jv adl-hybrid.json warnings.0)" in *alderlake*) ;; *) fail "no generic warning";; esac
+doctor_check adl-hybrid.json hybrid cause | grep -q "NAME.cpu_core, NAME.cpu_atom" || fail "hybrid parts named"
 expect_eq "$(doctor_check adl-hybrid.json hybrid status)" limited "hybrid"
 doctor_check adl-hybrid.json hybrid summary | grep -q "cpu_core (P-cores, CPUs 0-15) and cpu_atom (E-cores, CPUs 16-23)" || fail "hybrid cpus"
 doctor_check adl-hybrid.json core_pmu summary | grep -q "core PMU 'cpu_core' (type 4) and 1 more" || fail "core pmu"

@@ -3,7 +3,9 @@
  * counters (from the catalogue), anchors are in every group, metric units
  * stay together, counter restrictions (Intel events on counters 0-3) are
  * honoured, the NMI watchdog's counter is left free, rotation is block mod
- * G, and the dry-run rendering shows every attr. Capacities come from the
+ * G, and the dry-run rendering shows every attr. On a hybrid part each core
+ * PMU gets groups of its own capacity, with its own anchors and leaders,
+ * and a run opens one group of each. Capacities come from the
  * catalogue data, so a wrong capacity in data/uarch fails here.
  */
 #include <setjmp.h>
@@ -29,8 +31,7 @@ struct planned {
 static void plan_for(struct planned *x, const char *uarch, const char *metrics, int watchdog)
 {
 	struct error err;
-	struct catalog_capacity cc;
-	struct plan_capacity cap;
+	struct plan_pmus pm;
 
 	error_clear(&err);
 	if (catalog_load(&x->cat, uarch, &err) < 0 ||
@@ -38,9 +39,9 @@ static void plan_for(struct planned *x, const char *uarch, const char *metrics, 
 		fail_msg("%s: %s", uarch, err.msg);
 	x->pe = calloc(x->r.nevents + 1, sizeof(*x->pe));
 	plan_events_from_resolution(&x->r, x->pe);
-	catalog_capacity(&x->cat, &cc);
-	plan_capacity_from_catalog(&cc, watchdog, &cap);
-	if (plan_build(x->pe, x->r.nevents, &cap, 0, &x->p, &err) < 0)
+	/* one capacity per core PMU: two on a hybrid part */
+	plan_pmus_from_catalog(&x->cat, watchdog, &pm);
+	if (plan_build_pmus(x->pe, x->r.nevents, &pm, 0, &x->p, &err) < 0)
 		fail_msg("%s: plan: %s", uarch, err.msg);
 }
 
@@ -191,6 +192,105 @@ static void test_run_leaders_and_dry_run(void **state)
 	release(&x);
 }
 
+/* Alder Lake: cpu_core (8 GP + 4 fixed) and cpu_atom (6 GP + 3 fixed). */
+static void test_hybrid_per_pmu(void **state)
+{
+	struct planned x = { 0 };
+	size_t cyc_core, cyc_atom, *leader;
+	struct event_spec *evs;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	plan_for(&x, "alderlake", "cache,dtlb-misses,itlb-misses", 0);
+	cyc_core = ev_index(&x.r, "cpu_clk_unhalted.thread_p");
+	cyc_atom = ev_index(&x.r, "atom.cpu_clk_unhalted.core_p");
+	assert_int_equal(x.p.npmus, 2);
+	assert_int_equal(x.p.gp_by[0], 8);
+	assert_int_equal(x.p.fixed_by[0], 4);
+	assert_int_equal(x.p.gp_by[1], 6);
+	assert_int_equal(x.p.fixed_by[1], 3);
+	assert_true(x.pe[cyc_atom].pmu == 1 && x.pe[cyc_core].pmu == 0);
+	/* each PMU's anchors in every group, every other event in one group at
+	 * least (a PMU with fewer groups than G repeats its groups: g mod G_p) */
+	for (size_t i = 0; i < x.r.nevents; i++) {
+		size_t in = 0;
+
+		if (!x.pe[i].core)
+			continue;
+		for (size_t g = 0; g < x.p.ngroups; g++)
+			in += in_group(&x.p.groups[g], i);
+		if (x.pe[i].anchor ? in != x.p.ngroups : in < 1)
+			fail_msg("event %s is in %zu of %zu groups", x.r.events[i].name, in,
+				 x.p.ngroups);
+	}
+	leader = calloc(x.r.nevents, sizeof(size_t));
+	for (size_t g = 0; g < x.p.ngroups; g++) {
+		const struct plan_group *gr = &x.p.groups[g];
+		unsigned restricted[2] = { 0, 0 }, leaders[2] = { 0, 0 };
+
+		assert_true(gr->gp_by[0] <= 8 && gr->gp_by[1] <= 6);
+		for (size_t k = 0; k < gr->n; k++) {
+			const struct plan_event *e = &x.pe[gr->ev[k]];
+
+			/* a group never spans PMUs: the leader is on the member's PMU */
+			assert_int_equal(x.pe[gr->lead[k]].pmu, e->pmu);
+			assert_true(gr->lead[k] == cyc_core || gr->lead[k] == cyc_atom);
+			restricted[e->pmu] += e->counters == 0xf;
+			leaders[e->pmu] += gr->lead[k] == gr->ev[k];
+		}
+		assert_true(restricted[0] <= 4 && restricted[1] <= 4);
+		assert_true(leaders[0] == 1 && leaders[1] == 1);	/* one group per PMU */
+		plan_run_leaders(&x.p, g, x.r.nevents, leader);
+		for (size_t i = 0; i < x.r.nevents; i++)
+			if (x.pe[i].core && leader[i] != PLAN_NOT_COUNTED)
+				assert_true(leader[i] == (x.pe[i].pmu ? cyc_atom : cyc_core));
+	}
+	evs = calloc(x.r.nevents, sizeof(*evs));
+	for (size_t i = 0; i < x.r.nevents; i++)
+		evs[i] = x.r.events[i].spec;
+	plan_render_dry_run(&x.p, evs, NULL, x.r.nevents, &sb);
+	assert_non_null(strstr(sb.buf, "(cpu_core: 8 general-purpose + 4 fixed; cpu_atom: 6 "
+				       "general-purpose + 3 fixed) counters, one group per core PMU"));
+	assert_non_null(strstr(sb.buf, "leader atom.cpu_clk_unhalted.core_p\n           pmu cpu_atom"));
+	strbuf_release(&sb);
+	free(evs);
+	free(leader);
+	release(&x);
+}
+
+/* One PMU needing more groups than the other: run group g opens g mod G_p. */
+static void test_hybrid_rotation(void **state)
+{
+	struct plan_event ev[6] = {
+		{ .core = 1, .anchor = 1, .fixed = 1, .unit = -1, .pmu = 0 },
+		{ .core = 1, .unit = -1, .pmu = 0 },
+		{ .core = 1, .anchor = 1, .unit = -1, .pmu = 1 },
+		{ .core = 1, .unit = -1, .pmu = 1 },
+		{ .core = 1, .unit = -1, .pmu = 1 },
+		{ .core = 1, .unit = -1, .pmu = 1 },
+	};
+	struct plan_pmus pm = { 2, { { 4, 1, 0 }, { 2, 0, 0 } }, { "cpu_core", "cpu_atom" } };
+	struct plan p;
+	struct error err;
+
+	(void)state;
+	error_clear(&err);
+	assert_int_equal(plan_build_pmus(ev, 6, &pm, 0, &p, &err), 0);
+	/* cpu_atom: anchor + 1 per group of 2 -> 3 groups; cpu_core fits one */
+	assert_int_equal(p.ngroups, 3);
+	for (size_t g = 0; g < 3; g++) {
+		assert_true(in_group(&p.groups[g], 0) && in_group(&p.groups[g], 1));
+		assert_true(in_group(&p.groups[g], 2));
+		assert_int_equal(in_group(&p.groups[g], 3 + g), 1);
+	}
+	assert_non_null(strstr(p.notes[0], "3 counter groups rotate"));
+	plan_release(&p);
+	/* --multiplex: a short time_running is ambiguous there, and said so */
+	assert_int_equal(plan_build_pmus(ev, 6, &pm, 1, &p, &err), 0);
+	assert_non_null(strstr(p.notes[p.nnotes - 1], "cannot be told apart"));
+	plan_release(&p);
+}
+
 static void test_unschedulable(void **state)
 {
 	/* Two anchors restricted to counter 0 cannot share a group. */
@@ -254,6 +354,8 @@ int main(void)
 		cmocka_unit_test(test_zen4_cache_preset),
 		cmocka_unit_test(test_intel_fixed_and_restrictions),
 		cmocka_unit_test(test_run_leaders_and_dry_run),
+		cmocka_unit_test(test_hybrid_per_pmu),
+		cmocka_unit_test(test_hybrid_rotation),
 		cmocka_unit_test(test_unschedulable),
 		cmocka_unit_test(test_dry_run_golden),
 	};
