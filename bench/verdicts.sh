@@ -115,7 +115,10 @@ load_stop() {
 loadavg() { cut -d' ' -f1 /proc/loadavg; }
 
 # one_pmustat KIND SEED PRIMARY A B: one campaign; appends "scenario kind
-# primary wall-verdict task-verdict runs ratio seconds loadavg" to $ROWS.
+# primary wall-verdict task-verdict runs ratio seconds loadavg" and, for a
+# wall-time primary, the host noise figures of its JSON (the sd of the
+# wall-time and task-clock log ratios, other tasks' share of the CPUs, the
+# noise note given: true/false; "-" otherwise) to $ROWS.
 one_pmustat() {
 	rm -f "$tmp/c.json"
 	t0=$(date +%s)
@@ -128,9 +131,17 @@ one_pmustat() {
 		return 0
 	fi
 	runs=$("$JSONQ" "$tmp/c.json" runs.#)
+	noise=null
+	[ "$3" = wall-time ] && noise=$(field "$tmp/c.json" wall-time host_noise)
+	if [ "$noise" = null ]; then
+		noise="- - - -"
+	else
+		noise=$(for k in spread task_clock_spread other_load_share dominated; do
+			field "$tmp/c.json" wall-time host_noise.$k; done | tr '\n' ' ')
+	fi
 	echo "$SCEN $1 $3 $(field "$tmp/c.json" wall-time verdict | tr ' ' _)" \
 	     "$(field "$tmp/c.json" task-clock verdict | tr ' ' _) $runs" \
-	     "$(field "$tmp/c.json" "$3" ratio) $(( $(date +%s) - t0 )) $(loadavg)" >>"$ROWS"
+	     "$(field "$tmp/c.json" "$3" ratio) $(( $(date +%s) - t0 )) $(loadavg) $noise" >>"$ROWS"
 }
 
 # one_hyperfine KIND A B: hyperfine exactly as its defaults run (through a
@@ -201,6 +212,15 @@ table() {
 		printf '  %-18s %-12s %-9s %-17s %-5s %-7s %-11s %-8s %-9s %s\n' "$rule" "$shown" "$aa" \
 			"$ef" "$wr" "$runs" "$rel" "$ratio" "$secs" "$la"
 	done
+	awk -v s=$sc '$1 == s && $3 == "wall-time" && NF >= 13 && $10 != "-" { print }' "$ROWS" \
+		>"$tmp/noise"
+	[ -s "$tmp/noise" ] || return 0
+	echo "  host, wall-time campaigns (median): wall-time log ratio sd" \
+	     "$(awk '{ print $10 }' "$tmp/noise" | median | awk '{ printf "%.3f", $1 }')," \
+	     "task-clock's $(awk '{ print $11 }' "$tmp/noise" | median | awk '{ printf "%.3f", $1 }')," \
+	     "other tasks' CPU share $(awk '{ print 100 * $12 }' "$tmp/noise" | median |
+		awk '{ printf "%.0f%%", $1 }'), noise note in" \
+	     "$(awk '$13 == "true" { k++ } END { printf "%d/%d", k, NR }' "$tmp/noise")"
 }
 
 tables() {
