@@ -8,14 +8,21 @@
 #        wrong way, the runs spent, the median reported ratio;
 # each under pmustat compare's default rule followed on every metric of
 # VERDICTS_PRIMARY (default "wall-time task-clock", one campaign each), and
-# against hyperfine's defaults (all of A, then all of B) with Welch's test,
-# p < 0.05, as its scripts/welch_ttest.py does, when hyperfine is installed
-# (Debian: hyperfine). VERDICTS_LOAD=1 repeats everything under a load that
-# starts VERDICTS_LOAD_DELAY seconds (default 10) into each campaign: one
-# busy loop per CPU, killed when the campaign ends.
+# against hyperfine under its own defaults (through a shell, its own run
+# count: at least 10 runs and 3 s per command, all of A, then all of B) with
+# Welch's test, p < 0.05, as its scripts/welch_ttest.py does, when hyperfine
+# is installed (Debian: hyperfine). Every repetition runs in each scenario
+# of VERDICTS_SCENARIOS (default "plain load"): plain as the host is, load
+# under a load that starts VERDICTS_LOAD_DELAY seconds (default 10) into each
+# campaign, one busy loop per CPU, stopped when the campaign ends.
 #   bench/verdicts.sh PMUSTAT BUILD     (BUILD holds busy and jsonq)
-# VERDICTS_N (default 5000000, about 0.4 s a run here) sets the size; the
-# issue's campaigns used 5000000 against 5150000. A smoke run:
+# VERDICTS_N (default 5000000, about 0.45 s of CPU a run here) sets the size;
+# the issue's campaigns used 5000000 against 5150000. The kinds and the
+# scenarios are interleaved and each campaign's row is written as it ends,
+# to VERDICTS_ROWS when set (appended to), so a run cut short still has a
+# table: VERDICTS_REPORT=1 VERDICTS_ROWS=FILE bench/verdicts.sh ... prints it.
+# The table shows the host's load (1-minute load average) beside the figures.
+# A smoke run:
 #   VERDICTS_AA=1 VERDICTS_EFFECT=1 VERDICTS_N=300000 bench/verdicts.sh ...
 set -eu
 PMUSTAT=${1:?usage: bench/verdicts.sh PMUSTAT BUILD}
@@ -29,7 +36,10 @@ N2=$(( N + N * 3 / 100 ))
 AA=${VERDICTS_AA:-20}
 EFFECT=${VERDICTS_EFFECT:-15}
 PRIMARIES=${VERDICTS_PRIMARY:-wall-time task-clock}
+SCENARIOS=${VERDICTS_SCENARIOS:-plain load}
+DELAY=${VERDICTS_LOAD_DELAY:-10}
 tmp=$(mktemp -d)
+ROWS=${VERDICTS_ROWS:-$tmp/rows}
 loadpids=
 cleanup() { for p in $loadpids; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"; }
 trap cleanup EXIT
@@ -91,37 +101,60 @@ field() {
 }
 
 load_start() {
-	[ "${VERDICTS_LOAD:-0}" = 1 ] || return 0
+	[ "$SCEN" = load ] || return 0
 	for c in $(seq "$(nproc)"); do
-		sh -c "sleep ${VERDICTS_LOAD_DELAY:-10}; exec '$BUSY' 1000000000" >/dev/null 2>&1 &
+		sh -c "sleep $DELAY; exec '$BUSY' 1000000000000" >/dev/null 2>&1 &
 		loadpids="$loadpids $!"
 	done
 }
 load_stop() {
-	for p in $loadpids; do kill "$p" 2>/dev/null || true; done
+	for p in $loadpids; do pkill -P "$p" 2>/dev/null || true; kill "$p" 2>/dev/null || true; done
 	for p in $loadpids; do wait "$p" 2>/dev/null || true; done
 	loadpids=
 }
+loadavg() { cut -d' ' -f1 /proc/loadavg; }
 
-# one_pmustat KIND SEED PRIMARY A B: one campaign; appends
-# "kind primary wall-verdict task-verdict runs ratio" to $tmp/rows.
+# one_pmustat KIND SEED PRIMARY A B: one campaign; appends "scenario kind
+# primary wall-verdict task-verdict runs ratio seconds loadavg" and, for a
+# wall-time primary, the host noise figures of its JSON (the sd of the
+# wall-time and task-clock log ratios, other tasks' share of the CPUs, the
+# noise note given: true/false; "-" otherwise) to $ROWS.
 one_pmustat() {
+	rm -f "$tmp/c.json"
+	t0=$(date +%s)
 	load_start
 	"$PMUSTAT" compare -q --seed "$2" --primary "$3" -m wall-time,task-clock \
-		-o "$tmp/c.json" -- "$BUSY" "$4" -- "$BUSY" "$5" >/dev/null 2>&1 || true
+		-o "$tmp/c.json" -- "$BUSY" "$4" -- "$BUSY" "$5" >/dev/null 2>"$tmp/err" || true
 	load_stop
+	if ! [ -s "$tmp/c.json" ]; then
+		echo "verdicts: a campaign left no result: $(head -n 1 "$tmp/err")" >&2
+		return 0
+	fi
 	runs=$("$JSONQ" "$tmp/c.json" runs.#)
-	echo "$1 $3 $(field "$tmp/c.json" wall-time verdict | tr ' ' _)" \
+	noise=null
+	[ "$3" = wall-time ] && noise=$(field "$tmp/c.json" wall-time host_noise)
+	if [ "$noise" = null ]; then
+		noise="- - - -"
+	else
+		noise=$(for k in spread task_clock_spread other_load_share dominated; do
+			field "$tmp/c.json" wall-time host_noise.$k; done | tr '\n' ' ')
+	fi
+	echo "$SCEN $1 $3 $(field "$tmp/c.json" wall-time verdict | tr ' ' _)" \
 	     "$(field "$tmp/c.json" task-clock verdict | tr ' ' _) $runs" \
-	     "$(field "$tmp/c.json" "$3" ratio)" >>"$tmp/rows"
+	     "$(field "$tmp/c.json" "$3" ratio) $(( $(date +%s) - t0 )) $(loadavg) $noise" >>"$ROWS"
 }
 
-# one_hyperfine KIND A B: hyperfine's defaults, then Welch on the times.
+# one_hyperfine KIND A B: hyperfine exactly as its defaults run (through a
+# shell, at least 10 runs and 3 s per command, no warm-up: its own run
+# count), then Welch on its times.
 one_hyperfine() {
+	rm -f "$tmp/h.json"
+	t0=$(date +%s)
 	load_start
-	hyperfine -N --style none --export-json "$tmp/h.json" "$BUSY $2" "$BUSY $3" \
+	hyperfine --style none --export-json "$tmp/h.json" "$BUSY $2" "$BUSY $3" \
 		>/dev/null 2>&1 || true
 	load_stop
+	[ -s "$tmp/h.json" ] || { echo "verdicts: hyperfine left no result" >&2; return 0; }
 	for i in 0 1; do
 		nt=$("$JSONQ" "$tmp/h.json" results.$i.times.#)
 		: >"$tmp/t$i"
@@ -135,45 +168,91 @@ one_hyperfine() {
 	v=inconclusive
 	awk -v p="$1" -v r="$2" 'BEGIN { exit !(p < 0.05 && r > 1) }' && v=slower
 	awk -v p="$1" -v r="$2" 'BEGIN { exit !(p < 0.05 && r < 1) }' && v=faster
-	echo "$KIND hyperfine $v $v $3 $2" >>"$tmp/rows"
+	echo "$SCEN $KIND hyperfine $v $v $3 $2 $(( $(date +%s) - t0 )) $(loadavg)" >>"$ROWS"
 }
 
-: >"$tmp/rows"
+median() { sort -n | awk '{a[NR]=$1} END {if (NR) print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2); else print "-"}'; }
+
+# The table of one scenario from the rows.
+table() {
+	sc=$1
+	grep -q "^$sc " "$ROWS" || return 0
+	naa=$(awk -v s=$sc '$1 == s && $2 == "aa"' "$ROWS" | awk '{print $3}' | sort | uniq -c |
+		awk '{print $1}' | sort -n | tail -n 1)
+	nef=$(awk -v s=$sc '$1 == s && $2 == "effect"' "$ROWS" | awk '{print $3}' | sort | uniq -c |
+		awk '{print $1}' | sort -n | tail -n 1)
+	echo "bench/verdicts [$sc]: busy $N vs busy $N (${naa:-0} A/A campaigns) and vs busy $N2" \
+	     "(+3% work, ${nef:-0} campaigns)$([ $sc = load ] &&
+		echo ", one busy loop per CPU from ${DELAY} s into each campaign")"
+	printf '  %-18s %-12s %-9s %-17s %-5s %-7s %-11s %-8s %-9s %s\n' rule primary "A/A false" \
+		"3% SLOWER(+unsz)" wrong "med.run" "runs/hf" "med.ratio" "med.secs" "med.load"
+	hfruns=$(awk -v s=$sc '$1 == s && $2 == "effect" && $3 == "hyperfine" { print $6 }' "$ROWS" |
+		median)
+	for who in $PRIMARIES hyperfine; do
+		rule="pmustat default"; [ $who = hyperfine ] && rule="hyperfine + Welch"
+		awk -v s=$sc -v w=$who '$1 == s && $3 == w { f = 1 } END { exit !f }' "$ROWS" || continue
+		aa=$(awk -v s=$sc -v w=$who '$1 == s && $2 == "aa" && $3 == w { n++;
+			f += ($4 ~ /^(slower|faster)$/ || $5 ~ /^(slower|faster)$/) }
+			END { printf "%d/%d", f, n }' "$ROWS")
+		col=4; [ $who = task-clock ] && col=5
+		ef=$(awk -v s=$sc -v w=$who -v c=$col '$1 == s && $2 == "effect" && $3 == w { n++;
+			k += ($c == "slower"); u += ($c == "slower_(size_uncertain)") }
+			END { printf "%d/%d (+%d)", k, n, u }' "$ROWS")
+		wr=$(awk -v s=$sc -v w=$who -v c=$col '$1 == s && $2 == "effect" && $3 == w {
+			x += ($c ~ /^faster/) } END { print x + 0 }' "$ROWS")
+		sel() { awk -v s=$sc -v w=$who -v f=$1 '$1 == s && $2 == "effect" && $3 == w { print $f }' \
+			"$ROWS" | median; }
+		runs=$(sel 6)
+		rel=$(awk -v a="$runs" -v b="$hfruns" 'BEGIN { if (a == "-" || b == "-" || b == 0)
+			print "-"; else printf "%.2fx", a / b }')
+		ratio=$(sel 7 | awk '{ printf ($1 == "-" ? "%s" : "%.4f"), $1 }')
+		secs=$(sel 8)
+		la=$(awk -v s=$sc -v w=$who '$1 == s && $3 == w { print $9 }' "$ROWS" | median)
+		shown=$who; [ $who = hyperfine ] && shown="wall (A, B)"
+		printf '  %-18s %-12s %-9s %-17s %-5s %-7s %-11s %-8s %-9s %s\n' "$rule" "$shown" "$aa" \
+			"$ef" "$wr" "$runs" "$rel" "$ratio" "$secs" "$la"
+	done
+	awk -v s=$sc '$1 == s && $3 == "wall-time" && NF >= 13 && $10 != "-" { print }' "$ROWS" \
+		>"$tmp/noise"
+	[ -s "$tmp/noise" ] || return 0
+	echo "  host, wall-time campaigns (median): wall-time log ratio sd" \
+	     "$(awk '{ print $10 }' "$tmp/noise" | median | awk '{ printf "%.3f", $1 }')," \
+	     "task-clock's $(awk '{ print $11 }' "$tmp/noise" | median | awk '{ printf "%.3f", $1 }')," \
+	     "other tasks' CPU share $(awk '{ print 100 * $12 }' "$tmp/noise" | median |
+		awk '{ printf "%.0f%%", $1 }'), noise note in" \
+	     "$(awk '$13 == "true" { k++ } END { printf "%d/%d", k, NR }' "$tmp/noise")"
+}
+
+tables() {
+	for sc in $SCENARIOS; do table $sc; done
+	echo "  (A/A false: SLOWER/FASTER on wall-time or task-clock; runs include warm-ups; runs/hf: the"
+	echo "   median runs of the 3% campaigns over hyperfine's on the same pair; the ratio is the"
+	echo "   reported one of the primary metric, hyperfine's the ratio of mean wall times; secs and"
+	echo "   load: median campaign seconds and the 1-minute load average at its end, $(nproc) CPUs)"
+}
+
+if [ "${VERDICTS_REPORT:-0}" = 1 ]; then
+	tables
+	exit 0
+fi
+
+# Repetitions interleave the kinds and the scenarios, so a run cut short
+# still holds some of each; every row is written as it is measured.
+[ -n "${VERDICTS_ROWS:-}" ] || : >"$ROWS"
 seed=1
-for KIND in aa effect; do
-	reps=$AA; b=$N
-	[ $KIND = effect ] && reps=$EFFECT && b=$N2
-	for r in $(seq "$reps"); do
-		for p in $PRIMARIES; do
-			one_pmustat $KIND $seed "$p" "$N" "$b"
+reps=$(( AA > EFFECT ? AA : EFFECT ))
+for r in $(seq "$reps"); do
+	for SCEN in $SCENARIOS; do
+		for KIND in aa effect; do
+			if [ $KIND = aa ]; then [ "$r" -le "$AA" ] || continue; b=$N
+			else [ "$r" -le "$EFFECT" ] || continue; b=$N2; fi
+			for p in $PRIMARIES; do
+				one_pmustat $KIND $seed "$p" "$N" "$b"
+			done
+			if [ $have_hf = 1 ]; then one_hyperfine $KIND "$N" "$b"; fi
+			seed=$((seed + 1))
 		done
-		if [ $have_hf = 1 ]; then one_hyperfine $KIND "$N" "$b"; fi
-		seed=$((seed + 1))
 	done
 done
-
-echo "bench/verdicts: busy $N vs busy $N ($AA A/A campaigns) and vs busy $N2" \
-     "(+3% work, $EFFECT campaigns)$([ "${VERDICTS_LOAD:-0}" = 1 ] &&
-	echo ", a load from ${VERDICTS_LOAD_DELAY:-10} s into each")"
 [ $have_hf = 1 ] || echo "  (hyperfine not installed: 'apt-get install hyperfine' adds it)"
-printf '  %-22s %-12s %-16s %-20s %-6s %-12s %s\n' rule primary "A/A false" \
-	"effect SLOWER(+unsz)" wrong "median runs" "median ratio"
-median() { sort -n | awk '{a[NR]=$1} END {if (NR) print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2); else print "-"}'; }
-for who in $PRIMARIES hyperfine; do
-	rule="pmustat default"; [ $who = hyperfine ] && rule="hyperfine + Welch"
-	grep -q " $who " "$tmp/rows" || continue
-	aa=$(awk -v w=$who '$1 == "aa" && $2 == w { n++; f += ($3 ~ /^(slower|faster)$/ || $4 ~ /^(slower|faster)$/) }
-		END { printf "%d/%d", f, n }' "$tmp/rows")
-	col=3; [ $who = task-clock ] && col=4
-	ef=$(awk -v w=$who -v c=$col '$1 == "effect" && $2 == w { n++; s += ($c == "slower");
-		u += ($c == "slower_(size_uncertain)") } END { printf "%d/%d (+%d)", s, n, u }' "$tmp/rows")
-	wr=$(awk -v w=$who -v c=$col '$1 == "effect" && $2 == w { x += ($c ~ /^faster/) } END { print x + 0 }' "$tmp/rows")
-	runs=$(awk -v w=$who '$1 == "effect" && $2 == w { print $5 }' "$tmp/rows" | median)
-	ratio=$(awk -v w=$who '$1 == "effect" && $2 == w { print $6 }' "$tmp/rows" | median |
-		awk '{ printf ($1 == "-" ? "%s" : "%.4f"), $1 }')
-	shown=$who; [ $who = hyperfine ] && shown="wall (A, B)"
-	printf '  %-22s %-12s %-16s %-20s %-6s %-12s %s\n' "$rule" "$shown" "$aa" "$ef" "$wr" "$runs" \
-		"$ratio"
-done
-echo "  (A/A false: SLOWER/FASTER on wall-time or task-clock; runs include warm-ups; the ratio is"
-echo "   the reported one of the primary metric, hyperfine's the ratio of mean wall times)"
+tables
