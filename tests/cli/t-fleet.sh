@@ -152,8 +152,18 @@ if ! srun -I10 -n1 true >probe.out 2>&1; then
 	exit 0
 fi
 local=$(mktemp -d /tmp/pmustat-fleet-local.XXXXXX)
-run_pm 1 fleet --slurm "-n2" --results "$local/res" -- stat -r 2 -- true
-rm -rf "$local"
+# The jobs' private /tmp hides whatever lives under /tmp, the build (a CI
+# clone may be there) and this scratch directory included: pmustat and its
+# spawner run from a copy outside it, in a working directory outside it.
+bin=$(mktemp -d /var/tmp/pmustat-fleet-bin.XXXXXX)
+cp "$PMUSTAT" "$BUILD/pmustat-spawner" "$bin/"
+here=$PWD
+cd "$bin"
+"$bin/pmustat" fleet --slurm "-n2" --results "$local/res" -- stat -r 2 -- true >"$here/out" 2>"$here/err"
+got=$?
+cd "$here"
+rm -rf "$local" "$bin"
+expect_eq "$got" 1 "fleet with a results directory the nodes do not share: exit code"
 expect_in err "error: no task left anything in '$local/res': pmustat fleet task "
 expect_in err "cannot write '$local/res/$host-"
 expect_in err "hint: '$local/res' must be on a filesystem every node shares"
