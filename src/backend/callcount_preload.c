@@ -18,6 +18,7 @@
 
 #include "core/path.h"
 #include "core/selfpath.h"
+#include "core/sort.h"
 #include "core/strbuf.h"
 
 extern char **environ;
@@ -208,7 +209,7 @@ static unsigned count_lost(struct pid_balance *b, size_t n)
 
 	if (!n)
 		return 0;	/* b may be NULL: no records at all */
-	qsort(b, n, sizeof(*b), cmp_pid);
+	sort_n(b, n, sizeof(*b), cmp_pid);
 	for (size_t i = 0; i < n;) {
 		long sum = 0;
 		size_t j = i;

@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/sort.h"
 #include "core/strbuf.h"
 
 extern char **environ;
@@ -396,7 +397,7 @@ size_t elf_function_names(const struct elf_file *f, const char ***names)
 		}
 	}
 	if (n)
-		qsort(out, n, sizeof(*out), cmp_str);
+		sort_n(out, n, sizeof(*out), cmp_str);
 	for (size_t i = 0; i < n; i++)
 		if (!u || strcmp(out[u - 1], out[i]))
 			out[u++] = out[i];

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "backend/symbols_scopes.h"
+#include "core/sort.h"
 #include "core/strbuf.h"
 
 #define UNKNOWN "[unknown]"
@@ -335,7 +336,7 @@ int symbolizer_add_map(struct symbolizer *s, uint64_t start, uint64_t len, uint6
 	for (size_t i = 0; i < s->nranges; i++)
 		range_cut(&s->ranges[i], r.start, r.end, &v, &n, &alloc);
 	range_push(&v, &n, &alloc, &r);
-	qsort(v, n, sizeof(*v), by_start);
+	sort_n(v, n, sizeof(*v), by_start);
 	cache_forget(s, r.start, r.end);
 	free(s->ranges);
 	s->ranges = v;

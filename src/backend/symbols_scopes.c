@@ -13,6 +13,7 @@
 #include <dwarf.h>
 #include <stdlib.h>
 
+#include "core/sort.h"
 #include "core/strbuf.h"
 
 struct range_in {
@@ -128,7 +129,7 @@ static void flatten(struct scope_index *x)
 	size_t n = 0;
 	Dwarf_Addr cur = 0;
 
-	qsort(x->ranges, x->nranges, sizeof(*x->ranges), by_start);
+	sort_n(x->ranges, x->nranges, sizeof(*x->ranges), by_start);
 	for (size_t i = 0; i < x->nranges; i++) {
 		const struct range_in *r = &x->ranges[i];
 

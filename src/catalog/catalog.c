@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/embed.h"
+#include "core/sort.h"
 #include "core/suggest.h"
 
 #define UARCH_PREFIX "data/uarch/"
@@ -201,7 +202,7 @@ char **catalog_uarch_names(void)
 
 	while (names[n])
 		n++;
-	qsort(names, n, sizeof(*names), cmp_str);
+	sort_n(names, n, sizeof(*names), cmp_str);
 	strv_free(canon);
 	return names;
 }

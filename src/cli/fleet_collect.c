@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "cli/fleet_int.h"
+#include "core/sort.h"
 #include "report/json.h"
 #include "run/srun.h"
 
@@ -104,7 +105,7 @@ void fleet_collect(const char *dir, struct fleet_collected *c, const char *slurm
 	if (d)
 		closedir(d);
 	if (c->names.n)
-		qsort(c->names.v, c->names.n, sizeof(char *), by_name);
+		sort_n(c->names.v, c->names.n, sizeof(char *), by_name);
 	for (size_t i = 0; i < c->names.n; i++)
 		check_task(dir, c->names.v[i], c, slurm_msg);
 }

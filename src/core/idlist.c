@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
+
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
@@ -96,7 +98,7 @@ bad:
 		*n = 0;
 		return -1;
 	}
-	qsort(*ids, *n, sizeof(int), cmp_int);
+	sort_n(*ids, *n, sizeof(int), cmp_int);
 	for (size_t i = 1; i < *n; i++)
 		if ((*ids)[i] == (*ids)[i - 1]) {
 			error_set(err, ERR_USAGE, "invalid %s '%s': %d is listed twice", what,

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/sort.h"
 #include "core/strbuf.h"
 
 /*
@@ -133,7 +134,7 @@ int sysfs_list_dir(const char *dir, char ***names, size_t *n, struct error *err)
 	}
 	closedir(d);
 	if (*n)
-		qsort(*names, *n, sizeof(**names), cmp_str);
+		sort_n(*names, *n, sizeof(**names), cmp_str);
 	return 0;
 }
 

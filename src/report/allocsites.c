@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/printable.h"
+#include "core/sort.h"
 #include "report/json.h"
 #include "report/texttable.h"
 
@@ -97,7 +98,7 @@ int allocsites_compute(const struct result *r, size_t v, struct allocsite_table 
 		row->rank = v == base ? row->b[0] : fabs(row->b[0] - row->a[0]);
 		out->n++;
 	}
-	qsort(out->row, out->n, sizeof(*out->row), by_rank);
+	sort_n(out->row, out->n, sizeof(*out->row), by_rank);
 	free(ia);
 	free(ib);
 	return 0;

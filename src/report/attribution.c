@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/printable.h"
+#include "core/sort.h"
 #include "report/json.h"
 #include "report/texttable.h"
 #include "stats/diff.h"
@@ -149,7 +150,7 @@ static size_t choose_and_test(const struct attribution *at, struct attribution_f
 		    fabs(all[i].delta) >= SHOW_FRACTION * total)
 			all[k++] = all[i];
 	}
-	qsort(all, k, sizeof(*all), by_size);
+	sort_n(all, k, sizeof(*all), by_size);
 	shown = k < ATTRIBUTION_MAX ? k : ATTRIBUTION_MAX;
 	p = xmalloc((shown + 1) * sizeof(double));
 	adj = xmalloc((shown + 1) * sizeof(double));
@@ -400,7 +401,7 @@ size_t attribution_top(const struct result *r, struct attribution_top **out, siz
 			*total += t[n].mean;
 			n += t[n].mean > 0;	/* a caller only: in the total column */
 		}
-	qsort(t, n, sizeof(*t), by_mean);
+	sort_n(t, n, sizeof(*t), by_mean);
 	free(runs);
 	*out = t;
 	return n;
@@ -522,7 +523,7 @@ static size_t sim_functions(const struct result *r, size_t v, struct sim_fn **ou
 		*total += f[n].a[0];
 		n++;
 	}
-	qsort(f, n, sizeof(*f), by_instructions);
+	sort_n(f, n, sizeof(*f), by_instructions);
 	free(ia);
 	free(ib);
 	*out = f;

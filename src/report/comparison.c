@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "core/strbuf.h"
 #include "report/analysis.h"
 #include "report/json.h"
@@ -42,7 +43,7 @@ static size_t distinct_blocks(const struct result *r, int *blocks)
 
 	for (size_t i = 0; i < r->nruns; i++)
 		blocks[i] = r->runs[i].block;
-	qsort(blocks, r->nruns, sizeof(int), cmp_int);
+	sort_n(blocks, r->nruns, sizeof(int), cmp_int);
 	for (size_t i = 0; i < r->nruns; i++)
 		if (!n || blocks[n - 1] != blocks[i])
 			blocks[n++] = blocks[i];

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "core/strbuf.h"
 
 /* ---- the tree ------------------------------------------------------------ */
@@ -103,7 +104,7 @@ static void sort_children(struct flame_tree *t, struct flame_node *n)
 
 	for (size_t i = 0; i < n->nchild; i++)
 		s[i] = (struct named){ t->node[n->child[i]].name, n->child[i] };
-	qsort(s, n->nchild, sizeof(*s), by_name);
+	sort_n(s, n->nchild, sizeof(*s), by_name);
 	for (size_t i = 0; i < n->nchild; i++)
 		n->child[i] = s[i].index;
 	free(s);

@@ -10,6 +10,7 @@
  * told apart by pid and start time, and never touched again.
  */
 #include "run/tree.h"
+#include "core/sort.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -361,7 +362,7 @@ static void snap_take(struct snap *s)
 	}
 	if (d)
 		closedir(d);
-	qsort(s->v, s->n, sizeof(*s->v), by_pid);
+	sort_n(s->v, s->n, sizeof(*s->v), by_pid);
 }
 
 static struct pinfo *snap_find(const struct snap *s, pid_t pid)

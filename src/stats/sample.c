@@ -7,6 +7,7 @@
 #include "stats/sample.h"
 
 #include "core/error.h"
+#include "core/sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -51,7 +52,7 @@ void stats_mean_sd(const double *x, size_t n, double *mean, double *sd)
 void stats_sort(double *x, size_t n)
 {
 	if (n > 1)
-		qsort(x, n, sizeof(*x), cmp_double);
+		sort_n(x, n, sizeof(*x), cmp_double);
 }
 
 double stats_quantile_sorted(const double *sorted, size_t n, double p)
@@ -108,7 +109,7 @@ int stats_ranks(const double *x, size_t n, double *ranks, double *tie_term,
 		r[i].value = x[i];
 		r[i].index = i;
 	}
-	qsort(r, n, sizeof(*r), cmp_ranked);
+	sort_n(r, n, sizeof(*r), cmp_ranked);
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && r[j].value == r[i].value; j++)
 			;
