@@ -181,6 +181,34 @@ static void test_intel_follows_definitions(void **state)
 	}
 }
 
+/*
+ * Arrow Lake's Lion Cove names no L2_RQSTS.ALL_DEMAND_MISS (0x27),
+ * ALL_DEMAND_REFERENCES (0xe7) nor MEM_INST_RETIRED 0x83 (perfmon ARL
+ * arrowlake_lioncove_core.json V1.20): the same populations are summed from
+ * their listed parts, and MEM_INST_RETIRED.ANY (0x87) is one event that also
+ * counts software prefetches, which its caveat says.
+ */
+static void test_arrowlake_follows_definitions(void **state)
+{
+	struct catalog cat;
+	struct resolution r;
+	size_t n;
+
+	(void)state;
+	load(&cat, "arrowlake");
+	resolve(&cat, "l2-misses,l2-accesses,l1d-accesses", NULL, &r);
+	assert_int_equal(core_umasks(&r, "l2-misses", 0x24, &n), 0x27);
+	assert_int_equal(n, 3);		/* 0x21 + 0x22 + 0x24 */
+	assert_int_equal(core_umasks(&r, "l2-accesses", 0x24, &n), 0xe7);
+	assert_int_equal(n, 4);		/* 0xe1 + 0xe4 + 0x42 + 0x22 */
+	assert_int_equal(core_umasks(&r, "l1d-accesses", 0xd0, &n), 0x87);
+	assert_int_equal(n, 1);		/* one event: load-and-store once */
+	assert_non_null(strstr(metric(&r, "l2-misses")->caveats[0], "0x3f"));
+	assert_non_null(strstr(metric(&r, "l1d-accesses")->caveats[1], "software prefetch"));
+	resolution_release(&r);
+	catalog_release(&cat);
+}
+
 /* ---- Arm: event numbers against the kernel's arm64 tables -------------- */
 
 /*
@@ -247,7 +275,9 @@ static void test_arm_common_events(void **state)
  * encodings are checked against Intel's own lists, which the kernel's JSON
  * (Unit cpu_atom) is generated from: github.com/intel/perfmon
  * ADL/events/alderlake_gracemont_core.json V1.40 and
- * MTL/events/meteorlake_crestmont_core.json V1.22 (EventCode, UMask).
+ * MTL/events/meteorlake_crestmont_core.json V1.22 and
+ * ARL/events/arrowlake_skymont_core.json V1.20 (perfmon commit 6dadedf;
+ * EventCode, UMask).
  */
 struct ecore_fact {
 	const char *name;
@@ -268,6 +298,21 @@ static const struct ecore_fact gracemont[] = {
 };
 
 static const struct ecore_fact crestmont[] = {
+	{ "CPU_CLK_UNHALTED.CORE_P", 0x3c, 0x00 }, { "INST_RETIRED.ANY_P", 0xc0, 0x00 },
+	{ "BR_INST_RETIRED.ALL_BRANCHES", 0xc4, 0x00 }, { "BR_MISP_RETIRED.ALL_BRANCHES", 0xc5, 0x00 },
+	{ "MEM_UOPS_RETIRED.ALL_LOADS", 0xd0, 0x81 }, { "MEM_UOPS_RETIRED.ALL_STORES", 0xd0, 0x82 },
+	{ "ICACHE.MISSES", 0x80, 0x02 }, { "L2_REQUEST.HIT", 0x24, 0x02 },
+	{ "L2_REQUEST.MISS", 0x24, 0x01 }, { "LONGEST_LAT_CACHE.REFERENCE", 0x2e, 0x4f },
+	{ "LONGEST_LAT_CACHE.MISS", 0x2e, 0x41 }, { "MEM_LOAD_UOPS_MISC_RETIRED.LOCAL_DRAM", 0xd4, 0x02 },
+	{ "DTLB_LOAD_MISSES.WALK_COMPLETED", 0x08, 0x0e },
+	{ "DTLB_STORE_MISSES.WALK_COMPLETED", 0x49, 0x0e },
+	{ "ITLB_MISSES.WALK_COMPLETED", 0x85, 0x0e },
+	{ NULL, 0, 0 },
+};
+
+/* Skymont: the same encodings as Crestmont for these events, read from its
+ * own list rather than assumed. */
+static const struct ecore_fact skymont[] = {
 	{ "CPU_CLK_UNHALTED.CORE_P", 0x3c, 0x00 }, { "INST_RETIRED.ANY_P", 0xc0, 0x00 },
 	{ "BR_INST_RETIRED.ALL_BRANCHES", 0xc4, 0x00 }, { "BR_MISP_RETIRED.ALL_BRANCHES", 0xc5, 0x00 },
 	{ "MEM_UOPS_RETIRED.ALL_LOADS", 0xd0, 0x81 }, { "MEM_UOPS_RETIRED.ALL_STORES", 0xd0, 0x82 },
@@ -318,6 +363,7 @@ static void test_ecore_events(void **state)
 	(void)state;
 	check_ecores("alderlake", gracemont);
 	check_ecores("meteorlake", crestmont);
+	check_ecores("arrowlake", skymont);
 }
 
 /* ---- hybrid parts ------------------------------------------------------ */
@@ -435,6 +481,7 @@ int main(void)
 		cmocka_unit_test(test_presets_everywhere),
 		cmocka_unit_test(test_definitions_say_what),
 		cmocka_unit_test(test_intel_follows_definitions),
+		cmocka_unit_test(test_arrowlake_follows_definitions),
 		cmocka_unit_test(test_arm_common_events),
 		cmocka_unit_test(test_ecore_events),
 		cmocka_unit_test(test_hybrid_parts),
