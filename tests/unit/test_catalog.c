@@ -629,7 +629,8 @@ static const struct libpfm_expect {
 			   "test_sibling_encodings; its cpu_atom events against Intel's list)" },
 	{ "arrowlake", 0, "no libpfm4 has an Arrow Lake table (the events Lion Cove and Skymont "
 			  "share with meteorlake's Redwood Cove and Crestmont are checked against it by "
-			  "test_sibling_encodings; its cpu_atom events against Intel's list)" },
+			  "test_sibling_encodings; its cpu_atom and cpu_lowpower events against "
+			  "Intel's lists)" },
 	{ "zen5", 0, "libpfm4 4.13 has no Zen 5 table: its events name no libpfm4 equivalent "
 		     "(checked against zen4 by test_sibling_encodings)" },
 	{ "graniterapids", 0, "libpfm4 4.13 has no 'gnr' table (checked against sapphirerapids "
