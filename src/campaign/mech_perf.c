@@ -386,8 +386,8 @@ static void perf_end(struct campaign *c, void *state, void *run,
 
 /*
  * Hybrid parts: say where the run's threads ran (result_run_placement()),
- * once per distinct placement: the first run's, and a run that used both
- * core types.
+ * once per distinct placement: the first run's, and a run that used two
+ * (or three) core types.
  */
 static void note_placement(struct campaign *c, struct perf_state *s, const struct result_run *rec,
 			   size_t run_index)
@@ -395,7 +395,7 @@ static void note_placement(struct campaign *c, struct perf_state *s, const struc
 	const char *pmu[8];
 	double frac[8];
 	size_t np;
-	unsigned set = result_run_placement(&c->res, rec, pmu, frac, 8, &np);
+	unsigned set = result_run_placement(&c->res, rec, pmu, frac, 8, &np), ntypes = 0;
 	struct strbuf sb = STRBUF_INIT;
 
 	if (!np || set >= 32 || (s->placements_noted & (1u << set)))
@@ -403,9 +403,14 @@ static void note_placement(struct campaign *c, struct perf_state *s, const struc
 	s->placements_noted |= 1u << set;
 	strbuf_addf(&sb, "run %zu: the threads ran on ", run_index);
 	result_placement_text(&sb, pmu, frac, np);
-	strbuf_adds(&sb, (set & (set - 1)) ? ": both core types, so each type's part counts "
-		    "its own share and the sum is the whole run"
-		    : ": one core type; each type's part counts only while the threads run there");
+	for (unsigned b = set; b; b &= b - 1)
+		ntypes++;
+	if (ntypes > 1)	/* two types, or three on Arrow Lake-H (cpu_lowpower) */
+		strbuf_addf(&sb, ": %s core types, so each type's part counts its own share and "
+			    "the sum is the whole run", ntypes == 2 ? "both" : "three");
+	else
+		strbuf_adds(&sb, ": one core type; each type's part counts only while the threads "
+			    "run there");
 	result_add_note(&c->res, NOTE_NOTE, NULL, NULL, "%s", sb.buf);
 	strbuf_release(&sb);
 }

@@ -56,6 +56,11 @@ static void split_base(struct rx *x, size_t mi, size_t k, const struct catalog_c
 			strbuf_addf(&f, "%s%s", n ? " + " : "", x->r->events[p->events[i]].name);
 			ev[n++] = p->events[i];
 		}
+	if (!n) {	/* not counted on this type (its PMU is absent here) */
+		strbuf_release(&f);
+		free(ev);
+		return;
+	}
 	m = add_part(x, mi, core_pmu_name(x, pm), pm->core_type);
 	m->formula = strbuf_detach(&f);
 	m->events = ev;
@@ -148,6 +153,43 @@ static void split_derived(struct rx *x, size_t mi, const struct catalog_core_pmu
 	free(names);
 }
 
+/* "counted on both core types (cpu_core, cpu_atom) ...; NAME.cpu_core and
+ * NAME.cpu_atom are the parts", naming the types metric m is counted on
+ * here (two, or three on Arrow Lake-H). */
+static char *hybrid_note(struct rx *x, const struct resolved_metric *m,
+			 const struct catalog_core_pmu *pm, size_t npm)
+{
+	struct strbuf names = STRBUF_INIT, parts = STRBUF_INIT, sb = STRBUF_INIT;
+	size_t n = 0, used = 0;
+
+	for (size_t k = 0; k < npm; k++)
+		for (size_t i = 0; i < m->nevents; i++)
+			if (x->r->events[m->events[i]].core_index == (int)k) {
+				used |= (size_t)1 << k;
+				break;
+			}
+	for (size_t k = 0; k < npm; k++)
+		if (used & ((size_t)1 << k))
+			n++;
+	for (size_t k = 0, i = 0; k < npm; k++) {
+		if (!(used & ((size_t)1 << k)))
+			continue;
+		strbuf_addf(&names, "%s%s", i ? ", " : "", core_pmu_name(x, &pm[k]));
+		strbuf_addf(&parts, "%sNAME.%s", !i ? "" : i + 1 == n ? " and " : ", ",
+			    core_pmu_name(x, &pm[k]));
+		i++;
+	}
+	if (n == 2)
+		strbuf_adds(&sb, "hybrid CPU: each metric is counted on both core types");
+	else
+		strbuf_addf(&sb, "hybrid CPU: each metric is counted on all %zu core types", n);
+	strbuf_addf(&sb, " (%s) and summed; %s are the parts (a thread counts on the type it "
+		    "runs on)", names.buf, parts.buf);
+	strbuf_release(&names);
+	strbuf_release(&parts);
+	return strbuf_detach(&sb);
+}
+
 /*
  * On a hybrid part every metric counted on both core types gets one part
  * per type, NAME.cpu_core and NAME.cpu_atom, next to the sum; derived
@@ -168,14 +210,7 @@ void split_core_types(struct rx *x)
 		for (size_t k = 0; k < npm; k++)
 			split_base(x, mi, k, &pm[k]);
 		if (first) {
-			struct strbuf sb = STRBUF_INIT;
-
-			strbuf_addf(&sb, "hybrid CPU: each metric is counted on both core types "
-				    "(%s, %s) and summed; NAME.%s and NAME.%s are the parts (a "
-				    "thread counts on the type it runs on)", core_pmu_name(x, &pm[0]),
-				    core_pmu_name(x, &pm[1]), core_pmu_name(x, &pm[0]),
-				    core_pmu_name(x, &pm[1]));
-			rx_add_note(&x->r->metrics[mi], strbuf_detach(&sb));
+			rx_add_note(&x->r->metrics[mi], hybrid_note(x, &x->r->metrics[mi], pm, npm));
 			first = 0;
 		}
 	}

@@ -334,8 +334,9 @@ static void check_core_pmu(struct checks *c, const struct cpu_map *m)
 static void check_hybrid(struct checks *c, const struct cpu_map *m)
 {
 	const struct sysfs_pmu *pc = sysfs_pmu_find(&c->model, "cpu_core"),
-			       *pa = sysfs_pmu_find(&c->model, "cpu_atom");
-	char path[4096], cc[64], ca[64];
+			       *pa = sysfs_pmu_find(&c->model, "cpu_atom"),
+			       *pl = sysfs_pmu_find(&c->model, "cpu_lowpower");
+	char path[4096], cc[64], ca[64], cl[64] = "";
 	struct check *k;
 
 	(void)m;
@@ -347,15 +348,23 @@ static void check_hybrid(struct checks *c, const struct cpu_map *m)
 		checks_read_str(path, cc, sizeof(cc));
 		snprintf(path, sizeof(path), "%s/" DEVICES "/cpu_atom/cpus", c->sysfs_root);
 		checks_read_str(path, ca, sizeof(ca));
-		check_text(&k->summary, "hybrid CPU: cpu_core (P-cores, CPUs %s) and cpu_atom "
-			   "(E-cores, CPUs %s)", cc[0] ? cc : "?", ca[0] ? ca : "?");
+		if (pl) {	/* Arrow Lake-H: low-power E-cores (hybrid_tiny) */
+			snprintf(path, sizeof(path), "%s/" DEVICES "/cpu_lowpower/cpus",
+				 c->sysfs_root);
+			checks_read_str(path, cl, sizeof(cl));
+			check_text(&k->summary, "hybrid CPU: cpu_core (P-cores, CPUs %s), cpu_atom "
+				   "(E-cores, CPUs %s) and cpu_lowpower (low-power E-cores, CPUs %s)",
+				   cc[0] ? cc : "?", ca[0] ? ca : "?", cl[0] ? cl : "?");
+		} else
+			check_text(&k->summary, "hybrid CPU: cpu_core (P-cores, CPUs %s) and cpu_atom "
+				   "(E-cores, CPUs %s)", cc[0] ? cc : "?", ca[0] ? ca : "?");
 		if (strcmp(c->uarch.name, "generic"))
-			check_text(&k->cause, "the two core types have different events and counter "
-				   "counts: pmustat (uarch %s) counts a metric on both, sums them and "
-				   "reports each type's part (NAME.cpu_core, NAME.cpu_atom), and the "
+			check_text(&k->cause, "the %s core types have different events and counter "
+				   "counts: pmustat (uarch %s) counts a metric on each, sums them and "
+				   "reports each type's part (NAME.cpu_core, NAME.cpu_atom%s), and the "
 				   "result notes where each run's threads ran; a program that migrates "
-				   "between the types still mixes two microarchitectures in the sum",
-				   c->uarch.name);
+				   "between the types still mixes microarchitectures in the sum",
+				   pl ? "three" : "two", c->uarch.name, pl ? ", NAME.cpu_lowpower" : "");
 		else
 			check_text(&k->cause, "the two core types have different events and counter "
 				   "counts, and a program that migrates between them is counted by each "

@@ -427,17 +427,32 @@ static void attr_line(struct strbuf *out, const struct event_spec *e, const char
 		    a->exclude_hv);
 }
 
-/* "8 general-purpose + 4 fixed", per core PMU when there are several. */
+/* Does any group count on core PMU k? Not when the host lacks that PMU
+ * (Arrow Lake-S has no cpu_lowpower) and its events were dropped. */
+static int pmu_used(const struct plan *p, size_t k)
+{
+	for (size_t g = 0; g < p->ngroups; g++)
+		if (p->groups[g].gp_by[k] || p->groups[g].fixed_by[k])
+			return 1;
+	return 0;
+}
+
+/* "8 general-purpose + 4 fixed", per core PMU when there are several (the
+ * ones that count something). */
 static void capacity_text(struct strbuf *out, const struct plan *p, const unsigned *gp,
 			  const unsigned *fixed, const char *what)
 {
+	int said = 0;
+
 	if (p->npmus <= 1) {
 		strbuf_addf(out, "%u general-purpose%s, %u fixed", gp[0], what, fixed[0]);
 		return;
 	}
 	for (size_t k = 0; k < p->npmus; k++)
-		strbuf_addf(out, "%s%s: %u general-purpose%s + %u fixed", k ? "; " : "",
-			    p->pmu_name[k] ? p->pmu_name[k] : "core PMU", gp[k], what, fixed[k]);
+		if (pmu_used(p, k) || (!k && !p->ngroups))
+			strbuf_addf(out, "%s%s: %u general-purpose%s + %u fixed", said++ ? "; " : "",
+				    p->pmu_name[k] ? p->pmu_name[k] : "core PMU", gp[k], what,
+				    fixed[k]);
 }
 
 void plan_render_dry_run(const struct plan *p, const struct event_spec *evs,

@@ -327,12 +327,18 @@ unsigned result_run_placement(const struct result *r, const struct result_run *r
 void result_placement_text(struct strbuf *out, const char *const *pmus, const double *frac,
 			   size_t n)
 {
-	size_t said = 0;
+	size_t said = 0, total = 0;
 
 	for (size_t k = 0; k < n; k++)
-		if (frac[k] > 0)
-			strbuf_addf(out, "%s%s (%.0f%% of the time)", said++ ? " and " : "", pmus[k],
+		total += frac[k] > 0;
+	/* "a and b", or "a, b and c" with Arrow Lake-H's three core types */
+	for (size_t k = 0; k < n; k++)
+		if (frac[k] > 0) {
+			strbuf_addf(out, "%s%s (%.0f%% of the time)",
+				    !said ? "" : said + 1 == total ? " and " : ", ", pmus[k],
 				    100 * frac[k]);
+			said++;
+		}
 	if (!said)
 		strbuf_adds(out, "no core type that counted anything");
 }

@@ -224,6 +224,8 @@ static const struct documented {
 	/* Intel: 64 KB L1I, 48 KB L1D, 2 MB L2, 504 MB L3 on a 6980P. */
 	{ "graniterapids", { 65536, 49152, 2097152, 528482304 }, { 16, 12, 16, 16 }, "socket",
 	  "6980P" },
+	/* Intel: Lion Cove 64 KB L1I, 48 KB L0 data, 3 MB L2; 36 MB L3 on a 285K. */
+	{ "arrowlake", { 65536, 49152, 3145728, 37748736 }, { 16, 12, 12, 12 }, "socket", "285K" },
 };
 
 static void test_documented_geometry(void **state)

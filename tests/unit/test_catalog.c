@@ -627,6 +627,10 @@ static const struct libpfm_expect {
 	{ "meteorlake", 0, "no libpfm4 has a Meteor Lake table (its cpu_core events are checked "
 			   "against graniterapids, the same Redwood Cove core, by "
 			   "test_sibling_encodings; its cpu_atom events against Intel's list)" },
+	{ "arrowlake", 0, "no libpfm4 has an Arrow Lake table (the events Lion Cove and Skymont "
+			  "share with meteorlake's Redwood Cove and Crestmont are checked against it by "
+			  "test_sibling_encodings; its cpu_atom and cpu_lowpower events against "
+			  "Intel's lists)" },
 	{ "zen5", 0, "libpfm4 4.13 has no Zen 5 table: its events name no libpfm4 equivalent "
 		     "(checked against zen4 by test_sibling_encodings)" },
 	{ "graniterapids", 0, "libpfm4 4.13 has no 'gnr' table (checked against sapphirerapids "
@@ -740,6 +744,7 @@ static const struct sibling {
 	{ "zen2", "zen3", 6 },
 	{ "alderlake", "sapphirerapids", 16 },	/* the P-cores: Golden Cove */
 	{ "meteorlake", "graniterapids", 17 },	/* the P-cores: Redwood Cove */
+	{ "arrowlake", "meteorlake", 26 },	/* Lion Cove vs Redwood Cove, Skymont vs Crestmont */
 	{ "skylake", "skylakex", 16 },
 	{ "icelake", "icelakex", 15 },
 };
@@ -761,6 +766,9 @@ static const struct differs {
 	  "cmask 8: Zen 5 dispatches 8 ops per cycle (amdzen5/pipeline.json), Zen 4 6" },
 	{ "zen5", "de_no_dispatch_per_slot.backend_stalls.cycles",
 	  "cmask 8: Zen 5 dispatches 8 ops per cycle (amdzen5/pipeline.json), Zen 4 6" },
+	{ "arrowlake", "mem_inst_retired.any",
+	  "umask 0x87: Lion Cove's MEM_INST_RETIRED.ANY adds software prefetches "
+	  "(perfmon ARL arrowlake_lioncove_core.json V1.20), Redwood Cove's is 0x83" },
 };
 
 static const struct resolved_event *find_event(const struct resolution *r, const char *name)

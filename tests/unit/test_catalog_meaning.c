@@ -181,6 +181,34 @@ static void test_intel_follows_definitions(void **state)
 	}
 }
 
+/*
+ * Arrow Lake's Lion Cove names no L2_RQSTS.ALL_DEMAND_MISS (0x27),
+ * ALL_DEMAND_REFERENCES (0xe7) nor MEM_INST_RETIRED 0x83 (perfmon ARL
+ * arrowlake_lioncove_core.json V1.20): the same populations are summed from
+ * their listed parts, and MEM_INST_RETIRED.ANY (0x87) is one event that also
+ * counts software prefetches, which its caveat says.
+ */
+static void test_arrowlake_follows_definitions(void **state)
+{
+	struct catalog cat;
+	struct resolution r;
+	size_t n;
+
+	(void)state;
+	load(&cat, "arrowlake");
+	resolve(&cat, "l2-misses,l2-accesses,l1d-accesses", NULL, &r);
+	assert_int_equal(core_umasks(&r, "l2-misses", 0x24, &n), 0x27);
+	assert_int_equal(n, 3);		/* 0x21 + 0x22 + 0x24 */
+	assert_int_equal(core_umasks(&r, "l2-accesses", 0x24, &n), 0xe7);
+	assert_int_equal(n, 4);		/* 0xe1 + 0xe4 + 0x42 + 0x22 */
+	assert_int_equal(core_umasks(&r, "l1d-accesses", 0xd0, &n), 0x87);
+	assert_int_equal(n, 1);		/* one event: load-and-store once */
+	assert_non_null(strstr(metric(&r, "l2-misses")->caveats[0], "0x3f"));
+	assert_non_null(strstr(metric(&r, "l1d-accesses")->caveats[1], "software prefetch"));
+	resolution_release(&r);
+	catalog_release(&cat);
+}
+
 /* ---- Arm: event numbers against the kernel's arm64 tables -------------- */
 
 /*
@@ -247,7 +275,9 @@ static void test_arm_common_events(void **state)
  * encodings are checked against Intel's own lists, which the kernel's JSON
  * (Unit cpu_atom) is generated from: github.com/intel/perfmon
  * ADL/events/alderlake_gracemont_core.json V1.40 and
- * MTL/events/meteorlake_crestmont_core.json V1.22 (EventCode, UMask).
+ * MTL/events/meteorlake_crestmont_core.json V1.22 and
+ * ARL/events/arrowlake_skymont_core.json V1.20 (perfmon commit 6dadedf;
+ * EventCode, UMask).
  */
 struct ecore_fact {
 	const char *name;
@@ -280,7 +310,39 @@ static const struct ecore_fact crestmont[] = {
 	{ NULL, 0, 0 },
 };
 
-static void check_ecores(const char *uarch, const struct ecore_fact *facts)
+/* Skymont: the same encodings as Crestmont for these events, read from its
+ * own list rather than assumed. */
+static const struct ecore_fact skymont[] = {
+	{ "CPU_CLK_UNHALTED.CORE_P", 0x3c, 0x00 }, { "INST_RETIRED.ANY_P", 0xc0, 0x00 },
+	{ "BR_INST_RETIRED.ALL_BRANCHES", 0xc4, 0x00 }, { "BR_MISP_RETIRED.ALL_BRANCHES", 0xc5, 0x00 },
+	{ "MEM_UOPS_RETIRED.ALL_LOADS", 0xd0, 0x81 }, { "MEM_UOPS_RETIRED.ALL_STORES", 0xd0, 0x82 },
+	{ "ICACHE.MISSES", 0x80, 0x02 }, { "L2_REQUEST.HIT", 0x24, 0x02 },
+	{ "L2_REQUEST.MISS", 0x24, 0x01 }, { "LONGEST_LAT_CACHE.REFERENCE", 0x2e, 0x4f },
+	{ "LONGEST_LAT_CACHE.MISS", 0x2e, 0x41 }, { "MEM_LOAD_UOPS_MISC_RETIRED.LOCAL_DRAM", 0xd4, 0x02 },
+	{ "DTLB_LOAD_MISSES.WALK_COMPLETED", 0x08, 0x0e },
+	{ "DTLB_STORE_MISSES.WALK_COMPLETED", 0x49, 0x0e },
+	{ "ITLB_MISSES.WALK_COMPLETED", 0x85, 0x0e },
+	{ NULL, 0, 0 },
+};
+
+/* Crestmont as Arrow Lake-H's low-power E-cores (cpu_lowpower, lp.*):
+ * ARL/events/arrowlake_crestmont_core.json V1.20. No LONGEST_LAT_CACHE:
+ * those cores sit outside the L3, so arrowlake.json does not use it. */
+static const struct ecore_fact arl_crestmont[] = {
+	{ "CPU_CLK_UNHALTED.CORE_P", 0x3c, 0x00 }, { "INST_RETIRED.ANY_P", 0xc0, 0x00 },
+	{ "BR_INST_RETIRED.ALL_BRANCHES", 0xc4, 0x00 }, { "BR_MISP_RETIRED.ALL_BRANCHES", 0xc5, 0x00 },
+	{ "MEM_UOPS_RETIRED.ALL_LOADS", 0xd0, 0x81 }, { "MEM_UOPS_RETIRED.ALL_STORES", 0xd0, 0x82 },
+	{ "ICACHE.MISSES", 0x80, 0x02 }, { "L2_REQUEST.HIT", 0x24, 0x02 },
+	{ "L2_REQUEST.MISS", 0x24, 0x01 }, { "MEM_LOAD_UOPS_MISC_RETIRED.LOCAL_DRAM", 0xd4, 0x02 },
+	{ "DTLB_LOAD_MISSES.WALK_COMPLETED", 0x08, 0x0e },
+	{ "DTLB_STORE_MISSES.WALK_COMPLETED", 0x49, 0x0e },
+	{ "ITLB_MISSES.WALK_COMPLETED", 0x85, 0x0e },
+	{ NULL, 0, 0 },
+};
+
+/* Every event of uarch's PMU `role` (named PREFIX.NAME) against facts. */
+static void check_role(const char *uarch, const char *role, const char *prefix,
+		       const struct ecore_fact *facts)
 {
 	struct catalog cat;
 	struct resolution r;
@@ -294,10 +356,11 @@ static void check_ecores(const char *uarch, const struct ecore_fact *facts)
 		const struct resolved_event *e = &r.events[i];
 		size_t k;
 
-		if (strcmp(e->pmu_role, "atom"))
+		if (strcmp(e->pmu_role, role))
 			continue;
+		assert_int_equal(strncmp(e->name, prefix, strlen(prefix)), 0);
 		for (k = 0; k < nfacts; k++)
-			if (!strcasecmp(facts[k].name, e->name + strlen("atom.")))
+			if (!strcasecmp(facts[k].name, e->name + strlen(prefix)))
 				break;
 		if (k == nfacts)
 			fail_msg("%s: '%s' is not in the table of E-core events: add it from "
@@ -313,11 +376,18 @@ static void check_ecores(const char *uarch, const struct ecore_fact *facts)
 	catalog_release(&cat);
 }
 
+static void check_ecores(const char *uarch, const struct ecore_fact *facts)
+{
+	check_role(uarch, "atom", "atom.", facts);
+}
+
 static void test_ecore_events(void **state)
 {
 	(void)state;
 	check_ecores("alderlake", gracemont);
 	check_ecores("meteorlake", crestmont);
+	check_ecores("arrowlake", skymont);
+	check_role("arrowlake", "lowpower", "lp.", arl_crestmont);
 }
 
 /* ---- hybrid parts ------------------------------------------------------ */
@@ -370,13 +440,13 @@ static void test_hybrid_parts(void **state)
 	catalog_release(&cat);
 }
 
-static void load_adl(struct sysfs_model *m)
+static void load_tree(struct sysfs_model *m, const char *tree)
 {
 	const char *dir = getenv("PMUSTAT_TEST_FIXTURES");
 	struct strbuf sb = STRBUF_INIT;
 	struct error err;
 
-	strbuf_addf(&sb, "%s/adl-hybrid/sys", dir && *dir ? dir : "tests/fixtures");
+	strbuf_addf(&sb, "%s/%s/sys", dir && *dir ? dir : "tests/fixtures", tree);
 	error_clear(&err);
 	if (sysfs_model_load(m, sb.buf, &err) < 0)
 		fail_msg("%s: %s", sb.buf, err.msg);
@@ -395,7 +465,7 @@ static void test_hybrid_on_fixture(void **state)
 	const struct resolved_metric *ins;
 
 	(void)state;
-	load_adl(&m);
+	load_tree(&m, "adl-hybrid");
 	load(&cat, "alderlake");
 	ctx.model = &m;
 	resolve(&cat, "instructions,ipc", &ctx, &r);
@@ -429,16 +499,66 @@ static void test_hybrid_on_fixture(void **state)
 	sysfs_model_release(&m);
 }
 
+/* Arrow Lake: three core types on the arl-h tree, each metric split three
+ * ways; on arl-s (no cpu_lowpower) the lp.* terms are dropped with a
+ * caveat and no empty cpu_lowpower part is made. */
+static void test_three_core_types(void **state)
+{
+	struct sysfs_model m;
+	struct catalog cat;
+	struct resolution r;
+	struct resolve_ctx ctx = { 0 };
+	const struct resolved_metric *ins;
+
+	(void)state;
+	load(&cat, "arrowlake");
+	load_tree(&m, "arl-h");
+	ctx.model = &m;
+	resolve(&cat, "instructions,ipc,llc-misses", &ctx, &r);
+	ins = metric(&r, "instructions");
+	assert_string_equal(ins->formula,
+			    "inst_retired.any_p + atom.inst_retired.any_p + lp.inst_retired.any_p");
+	assert_int_equal(event(&r, "lp.inst_retired.any_p")->core_index, 2);
+	assert_int_equal(event(&r, "lp.inst_retired.any_p")->spec.attr.type, 9);
+	assert_string_equal(metric(&r, "instructions.cpu_lowpower")->formula,
+			    "lp.inst_retired.any_p");
+	assert_string_equal(metric(&r, "ipc.cpu_lowpower")->formula,
+			    "(lp.inst_retired.any_p) / (lp.cpu_clk_unhalted.core_p)");
+	assert_non_null(strstr(ins->notes[0], "all 3 core types"));
+	assert_non_null(strstr(ins->notes[0], "NAME.cpu_atom and NAME.cpu_lowpower"));
+	/* the low-power cores are outside the L3: two parts only */
+	assert_int_equal(resolution_metric_index(&r, "llc-misses.cpu_lowpower"), -1);
+	assert_true(metric(&r, "llc-misses.cpu_atom")->available);
+	resolution_release(&r);
+	sysfs_model_release(&m);
+
+	load_tree(&m, "arl-s");
+	ctx.model = &m;
+	resolve(&cat, "instructions,ipc", &ctx, &r);
+	ins = metric(&r, "instructions");
+	assert_string_equal(ins->formula, "inst_retired.any_p + atom.inst_retired.any_p");
+	assert_non_null(strstr(ins->caveats[ins->ncaveats - 1], "no 'cpu_lowpower' PMU"));
+	assert_int_equal(resolution_metric_index(&r, "instructions.cpu_lowpower"), -1);
+	assert_int_equal(resolution_metric_index(&r, "ipc.cpu_lowpower"), -1);
+	assert_true(metric(&r, "ipc.cpu_atom")->available);
+	assert_non_null(strstr(ins->notes[0], "both core types (cpu_core, cpu_atom)"));
+	resolution_release(&r);
+	sysfs_model_release(&m);
+	catalog_release(&cat);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_presets_everywhere),
 		cmocka_unit_test(test_definitions_say_what),
 		cmocka_unit_test(test_intel_follows_definitions),
+		cmocka_unit_test(test_arrowlake_follows_definitions),
 		cmocka_unit_test(test_arm_common_events),
 		cmocka_unit_test(test_ecore_events),
 		cmocka_unit_test(test_hybrid_parts),
 		cmocka_unit_test(test_hybrid_on_fixture),
+		cmocka_unit_test(test_three_core_types),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

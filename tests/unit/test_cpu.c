@@ -192,6 +192,9 @@ static void test_default_map(void **state)
 		{ "GenuineIntel-6-151", "alderlake", "alderlake", 1, 0 },
 		{ "GenuineIntel-6-183", "raptorlake", "alderlake", 1, 0 },	/* Raptor Lake */
 		{ "GenuineIntel-6-170", "meteorlake", "meteorlake", 1, 0 },
+		{ "GenuineIntel-6-181", "meteorlake", "meteorlake", 1, 0 },	/* 0xb5: Arrow Lake-U */
+		{ "GenuineIntel-6-197", "arrowlake", "arrowlake", 1, 0 },	/* 0xc5: Arrow Lake-H */
+		{ "GenuineIntel-6-198", "arrowlake", "arrowlake", 1, 0 },	/* 0xc6: Arrow Lake-S */
 		{ "GenuineIntel-19-1", "generic", "", 0, 1 },		/* unknown family */
 		{ "HygonGenuine-24-1", "generic", "", 0, 1 },		/* unknown vendor */
 		{ "0x413fd0c1", "neoverse-n1", "arm/cortex-a76-n1", 1, 0 },
@@ -235,13 +238,14 @@ static void test_default_map_knowledge(void **state)
 	size_t n;
 	const char *const *names = cpu_map_uarchs(m, &n);
 	static const char *const design[] = {
-		"zen2", "zen3", "zen4", "zen5", "skylake", "skylakex", "icelake", "alderlake", "raptorlake", "meteorlake", "icelakex",
+		"zen2", "zen3", "zen4", "zen5", "skylake", "skylakex", "icelake", "alderlake", "raptorlake", "meteorlake", "arrowlake",
+		"icelakex",
 		"sapphirerapids", "emeraldrapids", "graniterapids", "neoverse-n1", "neoverse-v1",
 		"neoverse-n2", "neoverse-v2", "generic",
 	};
 
 	(void)state;
-	/* exactly the DESIGN.md names, plus alderlake, raptorlake and meteorlake (issue 17) */
+	/* exactly the DESIGN.md names, plus alderlake, raptorlake, meteorlake and arrowlake (issue 17) */
 	assert_int_equal(n, sizeof(design) / sizeof(design[0]));
 	for (size_t i = 0; i < n; i++)
 		assert_string_equal(names[i], design[i]);

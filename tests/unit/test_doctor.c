@@ -150,6 +150,21 @@ static void test_intel_and_arm(void **state)
 	assert_contains(find(&c, "core_pmu")->summary, "'cpu_core'");
 	checks_release(&c);
 
+	/* Arrow Lake-H: three core PMUs, the low-power E-cores named */
+	run_on(&c, "arl-h");
+	assert_well_formed(&c);
+	assert_string_equal(c.uarch.name, "arrowlake");
+	assert_int_equal(c.ncore_pmus, 3);
+	assert_contains(find(&c, "hybrid")->summary, "cpu_lowpower (low-power E-cores, CPUs 14-15)");
+	assert_contains(find(&c, "hybrid")->cause, "NAME.cpu_lowpower");
+	checks_release(&c);
+
+	run_on(&c, "arl-s");
+	assert_well_formed(&c);
+	assert_int_equal(c.ncore_pmus, 2);
+	assert_contains(find(&c, "hybrid")->summary, "cpu_atom (E-cores, CPUs 8-23)");
+	checks_release(&c);
+
 	run_on(&c, "neoverse-n1");
 	assert_well_formed(&c);
 	assert_int_equal(c.cpu.arch, CPU_ARCH_ARM64);

@@ -105,11 +105,41 @@ static void test_placement(void **state)
 	result_release(&r);
 }
 
+/* Arrow Lake-H: three core types in one run, said as a list. */
+static void test_placement_three_types(void **state)
+{
+	struct result r;
+	struct result_run *run;
+	const char *pmus[4];
+	double frac[4];
+	size_t n;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	result_init(&r, "stat");
+	result_add_variant(&r, "A", NULL);
+	perf_metric(&r, "inst_retired.any_p", "cpu_core", 1);
+	perf_metric(&r, "atom.inst_retired.any_p", "cpu_atom", 1);
+	perf_metric(&r, "lp.inst_retired.any_p", "cpu_lowpower", 1);
+	run = result_add_run(&r);
+	set(run, 0, 6e5, 1000, 500);
+	set(run, 1, 3e5, 1000, 400);
+	set(run, 2, 1e5, 1000, 100);
+	assert_int_equal(result_run_placement(&r, run, pmus, frac, 4, &n), 7);
+	assert_int_equal(n, 3);
+	result_placement_text(&sb, pmus, frac, n);
+	assert_string_equal(sb.buf, "cpu_core (50% of the time), cpu_atom (40% of the time) and "
+			    "cpu_lowpower (10% of the time)");
+	strbuf_release(&sb);
+	result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_core_type_not_multiplexed),
 		cmocka_unit_test(test_placement),
+		cmocka_unit_test(test_placement_three_types),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

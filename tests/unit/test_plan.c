@@ -86,6 +86,24 @@ static void check_cover(const struct planned *x)
 	}
 }
 
+/* Hybrid: each PMU's anchors in every group, every other chosen core event
+ * in one group at least (a PMU with fewer groups than G repeats its groups:
+ * g mod G_p). */
+static void check_cover_per_pmu(const struct planned *x)
+{
+	for (size_t i = 0; i < x->r.nevents; i++) {
+		size_t in = 0;
+
+		if (!x->pe[i].core)
+			continue;
+		for (size_t g = 0; g < x->p.ngroups; g++)
+			in += in_group(&x->p.groups[g], i);
+		if (x->pe[i].anchor ? in != x->p.ngroups : in < 1)
+			fail_msg("event %s is in %zu of %zu groups", x->r.events[i].name, in,
+				 x->p.ngroups);
+	}
+}
+
 static void test_zen4_cache_preset(void **state)
 {
 	struct planned x = { 0 };
@@ -192,6 +210,37 @@ static void test_run_leaders_and_dry_run(void **state)
 	release(&x);
 }
 
+/* Arrow Lake-H (no host: the catalogue's three core PMUs): cpu_core 10 + 4,
+ * cpu_atom and cpu_lowpower 8 + 3; every group led on its own PMU. */
+static void test_three_core_pmus(void **state)
+{
+	struct planned x = { 0 };
+	size_t lead[3];
+
+	(void)state;
+	plan_for(&x, "arrowlake", "cache,dtlb-misses,itlb-misses", 0);
+	lead[0] = ev_index(&x.r, "cpu_clk_unhalted.thread_p");
+	lead[1] = ev_index(&x.r, "atom.cpu_clk_unhalted.core_p");
+	lead[2] = ev_index(&x.r, "lp.cpu_clk_unhalted.core_p");
+	assert_int_equal(x.p.npmus, 3);
+	assert_int_equal(x.p.gp_by[0], 10);
+	assert_int_equal(x.p.gp_by[1], 8);
+	assert_int_equal(x.p.gp_by[2], 8);
+	assert_int_equal(x.p.fixed_by[2], 3);
+	for (size_t p = 0; p < 3; p++)
+		assert_int_equal(x.pe[lead[p]].pmu, (int)p);
+	for (size_t g = 0; g < x.p.ngroups; g++) {
+		const struct plan_group *gr = &x.p.groups[g];
+
+		assert_true(gr->gp_by[0] <= 10 && gr->gp_by[1] <= 8 && gr->gp_by[2] <= 8);
+		assert_true(gr->gp_by[2] > 0);	/* the low-power E-cores are counted too */
+		for (size_t k = 0; k < gr->n; k++)
+			assert_int_equal(gr->lead[k], lead[x.pe[gr->ev[k]].pmu]);
+	}
+	check_cover_per_pmu(&x);
+	release(&x);
+}
+
 /* Alder Lake: cpu_core (8 GP + 4 fixed) and cpu_atom (6 GP + 3 fixed). */
 static void test_hybrid_per_pmu(void **state)
 {
@@ -210,19 +259,7 @@ static void test_hybrid_per_pmu(void **state)
 	assert_int_equal(x.p.gp_by[1], 6);
 	assert_int_equal(x.p.fixed_by[1], 3);
 	assert_true(x.pe[cyc_atom].pmu == 1 && x.pe[cyc_core].pmu == 0);
-	/* each PMU's anchors in every group, every other event in one group at
-	 * least (a PMU with fewer groups than G repeats its groups: g mod G_p) */
-	for (size_t i = 0; i < x.r.nevents; i++) {
-		size_t in = 0;
-
-		if (!x.pe[i].core)
-			continue;
-		for (size_t g = 0; g < x.p.ngroups; g++)
-			in += in_group(&x.p.groups[g], i);
-		if (x.pe[i].anchor ? in != x.p.ngroups : in < 1)
-			fail_msg("event %s is in %zu of %zu groups", x.r.events[i].name, in,
-				 x.p.ngroups);
-	}
+	check_cover_per_pmu(&x);
 	leader = calloc(x.r.nevents, sizeof(size_t));
 	for (size_t g = 0; g < x.p.ngroups; g++) {
 		const struct plan_group *gr = &x.p.groups[g];
@@ -355,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_intel_fixed_and_restrictions),
 		cmocka_unit_test(test_run_leaders_and_dry_run),
 		cmocka_unit_test(test_hybrid_per_pmu),
+		cmocka_unit_test(test_three_core_pmus),
 		cmocka_unit_test(test_hybrid_rotation),
 		cmocka_unit_test(test_unschedulable),
 		cmocka_unit_test(test_dry_run_golden),
