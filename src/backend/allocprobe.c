@@ -46,6 +46,9 @@ static const int arg_reg[3] = { -1, -1, -1 };
  * reader must have drained it (on a loaded host it may not be scheduled
  * for a while; a traced run is untimed, its memory is what matters). */
 #define AP_PAGES 4096
+/* Stack copies kept before the reader unwinds them: memory stays bounded
+ * for a program that allocates millions of times. */
+#define AP_PENDING ((size_t)64 << 20)
 
 static const struct {
 	const char *name;
@@ -154,6 +157,10 @@ static void on_record(void *ctx, const struct sample_rec *rec)
 	}
 }
 
+static void unwind_hits(struct allocprobe_run *r);
+
+/* Copy out what the buffers hold; past AP_PENDING bytes of copies, unwind
+ * them now (the run waits meanwhile only if its buffer fills up). */
 static void drain(struct allocprobe_run *r)
 {
 	struct error err;
@@ -161,6 +168,8 @@ static void drain(struct allocprobe_run *r)
 	error_clear(&err);
 	if (sample_read(&r->set, on_record, r, &err) && !r->corrupt)
 		r->corrupt = xstrdup(err.msg);
+	if (r->nbytes > AP_PENDING)
+		unwind_hits(r);
 }
 
 static void *reader(void *arg)
@@ -256,40 +265,55 @@ static uint64_t size_of(enum allocprobe_size how, const uint64_t *regs)
 	}
 }
 
-/* The process image of pid, made with its mappings on first sight. */
-struct image_space {
-	struct callcount_image *img;
+/* The address space of a process whose hits are unwound: remade when the
+ * mappings known change. */
+struct allocprobe_space {
+	uint32_t pid;
+	size_t img;			/* its image in r->sites */
+	size_t nmaps;			/* the mappings known when it was made */
 	struct symbolizer *sy;
 	struct unwinder *uw;
-	size_t sites_alloc;
 };
 
-static struct image_space *space_of(struct allocprobe_run *r, struct callcount_sites *out,
-				    struct image_space **sp, size_t *nsp, uint32_t pid)
+static void space_free(struct allocprobe_space *s)
 {
-	struct image_space *s;
+	unwinder_free(s->uw);
+	symbolizer_free(s->sy);
+	s->uw = NULL;
+	s->sy = NULL;
+}
+
+static struct allocprobe_space *space_of(struct allocprobe_run *r, uint32_t pid)
+{
+	struct allocprobe_space *s = NULL;
+	struct callcount_sites *out = &r->sites;
 	struct error e;
 
-	for (size_t i = 0; i < *nsp; i++)
-		if ((uint32_t)(*sp)[i].img->pid == pid)
-			return &(*sp)[i];
-	out->img = xrealloc(out->img, (out->n + 1) * sizeof(*out->img));
-	*sp = xrealloc(*sp, (*nsp + 1) * sizeof(**sp));
-	for (size_t i = 0; i < *nsp; i++)	/* out->img moved */
-		(*sp)[i].img = &out->img[i];
-	memset(&out->img[out->n], 0, sizeof(out->img[0]));
-	s = &(*sp)[(*nsp)++];
-	memset(s, 0, sizeof(*s));
-	s->img = &out->img[out->n++];
-	s->img->pid = (int32_t)pid;
-	s->img->ended = 1;
+	for (size_t i = 0; i < r->nspaces && !s; i++)
+		if (r->spaces[i].pid == pid)
+			s = &r->spaces[i];
+	if (!s) {
+		r->spaces = xrealloc(r->spaces, (r->nspaces + 1) * sizeof(*r->spaces));
+		s = &r->spaces[r->nspaces++];
+		memset(s, 0, sizeof(*s));
+		s->pid = pid;
+		s->img = out->n;
+		out->img = xrealloc(out->img, (out->n + 1) * sizeof(*out->img));
+		r->sites_alloc = xrealloc(r->sites_alloc, (out->n + 1) * sizeof(size_t));
+		r->sites_alloc[out->n] = 0;
+		memset(&out->img[out->n], 0, sizeof(out->img[0]));
+		out->img[out->n].pid = (int32_t)pid;
+		out->img[out->n++].ended = 1;
+		s->nmaps = (size_t)-1;
+	}
+	if (s->nmaps == r->nmaps)
+		return s;
+	space_free(s);
+	s->nmaps = r->nmaps;
 	s->sy = symbolizer_new();
 	for (size_t i = 0; i < r->nmaps; i++) {
 		if (r->map_pid[i] != pid)
 			continue;
-		s->img->maps = xrealloc(s->img->maps, (s->img->nmaps + 1) * sizeof(struct sym_map));
-		s->img->maps[s->img->nmaps] = r->maps[i];
-		s->img->maps[s->img->nmaps++].path = xstrdup(r->maps[i].path);
 		error_clear(&e);
 		symbolizer_add_map(s->sy, r->maps[i].start, r->maps[i].end - r->maps[i].start,
 				   r->maps[i].pgoff, r->maps[i].path, &e);
@@ -298,9 +322,10 @@ static struct image_space *space_of(struct allocprobe_run *r, struct callcount_s
 	return s;
 }
 
-static void add_site(struct image_space *s, const uint64_t *frames, unsigned n, uint64_t bytes)
+static void add_site(struct allocprobe_run *r, size_t img, const uint64_t *frames, unsigned n,
+		     uint64_t bytes)
 {
-	struct callcount_image *im = s->img;
+	struct callcount_image *im = &r->sites.img[img];
 	struct callcount_site *x;
 
 	for (size_t i = 0; i < im->nsites; i++) {
@@ -311,7 +336,7 @@ static void add_site(struct image_space *s, const uint64_t *frames, unsigned n, 
 			return;
 		}
 	}
-	ALLOC_GROW(im->sites, im->nsites + 1, s->sites_alloc);
+	ALLOC_GROW(im->sites, im->nsites + 1, r->sites_alloc[img]);
 	x = &im->sites[im->nsites++];
 	memset(x, 0, sizeof(*x));
 	x->calls = 1;
@@ -320,40 +345,28 @@ static void add_site(struct image_space *s, const uint64_t *frames, unsigned n, 
 	memcpy(x->frames, frames, n * sizeof(*frames));
 }
 
-int allocprobe_finish(struct allocprobe_run *r, struct callcount_sites *out, uint64_t *spawns,
-		      uint64_t *lost, struct error *err)
+/* Unwind the hits copied so far into sites, and drop their copies. */
+static void unwind_hits(struct allocprobe_run *r)
 {
-	struct image_space *sp = NULL;
-	size_t nsp = 0;
 	unsigned frames = r->ap->frames;
 
-	memset(out, 0, sizeof(*out));
-	*spawns = 0;
-	*lost = 0;
-	if (!r->open)
-		return error_set(err, ERR_RUNTIME, "the uprobes were not opened");
-	reader_stop(r);
-	drain(r);
-	*lost = r->lost;
-	if (r->corrupt)
-		return error_set(err, ERR_RUNTIME, "%s", r->corrupt);
 	if (frames > CALLCOUNT_MAX_FRAMES)
 		frames = CALLCOUNT_MAX_FRAMES;
 	for (size_t i = 0; i < r->nhits; i++) {
 		const struct allocprobe_hit *h = &r->hits[i];
 		long k = probe_of(r, h->pid, h->ip);
-		struct image_space *s;
+		struct allocprobe_space *s;
 		uint64_t pcs[CALLCOUNT_MAX_FRAMES + 1], fr[CALLCOUNT_MAX_FRAMES];
 		const uint64_t *regs = (const uint64_t *)(const void *)(r->bytes + h->at);
-		int n = 1;
+		int n;
 
 		if (k >= 0 && r->ap->size[k] == AP_SPAWN) {
-			(*spawns)++;
+			r->spawns++;
 			continue;
 		}
-		s = space_of(r, out, &sp, &nsp, h->pid);
+		s = space_of(r, h->pid);
 		if (k < 0 || !h->regs || !s->uw) {
-			s->img->unsited++;
+			r->sites.img[s->img].unsited++;
 			continue;
 		}
 		n = unwinder_frames(s->uw, h->tid, regs, r->bytes + h->at + SAMPLE_NREGS * 8,
@@ -363,15 +376,43 @@ int allocprobe_finish(struct allocprobe_run *r, struct callcount_sites *out, uin
 		for (int f = 1; f < n; f++)
 			fr[f - 1] = pcs[f] + 1;
 		if (n < 2)
-			s->img->unsited++;
+			r->sites.img[s->img].unsited++;
 		else
-			add_site(s, fr, (unsigned)(n - 1), size_of(r->ap->size[k], regs));
+			add_site(r, s->img, fr, (unsigned)(n - 1), size_of(r->ap->size[k], regs));
 	}
-	for (size_t i = 0; i < nsp; i++) {
-		unwinder_free(sp[i].uw);
-		symbolizer_free(sp[i].sy);
+	r->nhits = 0;
+	r->nbytes = 0;
+}
+
+int allocprobe_finish(struct allocprobe_run *r, struct callcount_sites *out, uint64_t *spawns,
+		      uint64_t *lost, struct error *err)
+{
+	memset(out, 0, sizeof(*out));
+	*spawns = 0;
+	*lost = 0;
+	if (!r->open)
+		return error_set(err, ERR_RUNTIME, "the uprobes were not opened");
+	reader_stop(r);
+	drain(r);
+	unwind_hits(r);
+	*lost = r->lost;
+	*spawns = r->spawns;
+	if (r->corrupt)
+		return error_set(err, ERR_RUNTIME, "%s", r->corrupt);
+	/* Each image symbolized with every mapping its process reported. */
+	for (size_t i = 0; i < r->sites.n; i++) {
+		struct callcount_image *im = &r->sites.img[i];
+
+		for (size_t m = 0; m < r->nmaps; m++) {
+			if (r->map_pid[m] != (uint32_t)im->pid)
+				continue;
+			im->maps = xrealloc(im->maps, (im->nmaps + 1) * sizeof(struct sym_map));
+			im->maps[im->nmaps] = r->maps[m];
+			im->maps[im->nmaps++].path = xstrdup(r->maps[m].path);
+		}
 	}
-	free(sp);
+	*out = r->sites;
+	memset(&r->sites, 0, sizeof(r->sites));
 	return 0;
 }
 
@@ -389,6 +430,11 @@ void allocprobe_run_release(struct allocprobe_run *r)
 	free(r->hits);
 	free(r->bytes);
 	free(r->corrupt);
+	for (size_t i = 0; i < r->nspaces; i++)
+		space_free(&r->spaces[i]);
+	free(r->spaces);
+	free(r->sites_alloc);
+	callcount_sites_release(&r->sites);
 	memset(r, 0, sizeof(*r));
 	r->stop_fd = -1;
 }

@@ -54,6 +54,7 @@ int allocprobe_init(struct allocprobe *ap, const struct callcount_set *cs, int u
 void allocprobe_release(struct allocprobe *ap);
 
 struct allocprobe_hit;
+struct allocprobe_space;
 
 struct allocprobe_run {
 	const struct allocprobe *ap;
@@ -67,8 +68,13 @@ struct allocprobe_run {
 	size_t nhits, hits_alloc;
 	unsigned char *bytes;		/* the hits' registers and stack copies */
 	size_t nbytes, bytes_alloc;
-	uint64_t lost;
+	uint64_t lost, spawns;
 	char *corrupt;
+	/* the hits unwound so far, summed into sites (one image per pid) */
+	struct callcount_sites sites;
+	size_t *sites_alloc;		/* per image */
+	struct allocprobe_space *spaces;
+	size_t nspaces;
 	pthread_t thread;
 	int stop_fd, reading;
 };
