@@ -177,7 +177,7 @@ static void note_uprobe_variants(struct campaign *c, struct sites_state *s)
 static int sites_plan(struct campaign *c, void **state, struct error *err)
 {
 	struct sites_state *s;
-	size_t usable = 0;
+	size_t usable = 0, shim = 0;
 
 	if (!(c->o->profile & PROFILE_ALLOCS)) {
 		if (!c->o->trace_runs && !c->o->profile_frames)
@@ -212,13 +212,17 @@ static int sites_plan(struct campaign *c, void **state, struct error *err)
 	result_add_metric(&c->res, ALLOC_SITES, "", MSRC_PROFILE)->hidden = 1;
 	s->marker = c->res.nmetrics - 1;
 	c->traced_blocks = c->o->trace_runs ? c->o->trace_runs : 1;
+	for (size_t v = 0; v < s->nvariants; v++)
+		shim += s->usable[v] == 1;
 	result_add_note(&c->res, NOTE_NOTE, NULL, NULL,
 			"allocation call sites: from %u traced run%s per variant, not timed and "
-			"outside every statistic (the LD_PRELOAD shim unwinds each allocating call, "
-			"%u frame%s); exact counts for a deterministic program; temporaries as "
-			"heaptrack defines them (freed before the thread's next heap call)",
-			c->traced_blocks, c->traced_blocks == 1 ? "" : "s", s->frames,
-			s->frames == 1 ? "" : "s");
+			"outside every statistic (%s unwinds each allocating call, "
+			"%u frame%s); exact counts for a deterministic program%s",
+			c->traced_blocks, c->traced_blocks == 1 ? "" : "s",
+			shim ? "the LD_PRELOAD shim" : "libdwfl", s->frames,
+			s->frames == 1 ? "" : "s",
+			shim ? "; temporaries as heaptrack defines them (freed before the "
+			       "thread's next heap call)" : "");
 	note_uprobe_variants(c, s);
 	return 0;
 }
