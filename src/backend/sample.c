@@ -15,6 +15,7 @@
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -58,15 +59,25 @@ static void fill_attr(struct perf_event_attr *a, const struct sample_opts *o, in
 {
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
-	if (o->event == SAMPLE_CYCLES) {
+	if (o->event == SAMPLE_UPROBE) {
+		/* probe 0; sample_open sets config1/config2 for the others */
+		a->type = (uint32_t)o->uprobe_type;
+		a->config = 0;	/* "retprobe" (format/retprobe: config:0) off */
+		a->config1 = (uint64_t)(uintptr_t)o->uprobe_path[0];
+		a->config2 = o->uprobe_offset[0];
+		a->sample_period = 1;
+		inherit = 0;	/* see sample.h: config1 is our pointer */
+	} else if (o->event == SAMPLE_CYCLES) {
 		a->type = PERF_TYPE_HARDWARE;
 		a->config = PERF_COUNT_HW_CPU_CYCLES;
 	} else {
 		a->type = PERF_TYPE_SOFTWARE;
 		a->config = PERF_COUNT_SW_CPU_CLOCK;
 	}
-	a->freq = 1;
-	a->sample_freq = o->freq;
+	if (o->event != SAMPLE_UPROBE) {
+		a->freq = 1;
+		a->sample_freq = o->freq;
+	}
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
 	if (o->chain == SAMPLE_CHAIN_FP)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
@@ -106,8 +117,11 @@ static void refusal(const struct sample_opts *o, int errnum, struct error *err)
 		return;
 	}
 	error_set(err, ERR_RUNTIME, "cannot sample on %s: %s",
-		  o->event == SAMPLE_CYCLES ? "cycles" : "cpu-clock", strerror(errnum));
-	if (errnum == EACCES || errnum == EPERM)
+		  o->event == SAMPLE_CYCLES ? "cycles" :
+		  o->event == SAMPLE_UPROBE ? "uprobes" : "cpu-clock", strerror(errnum));
+	if (o->event == SAMPLE_UPROBE && (errnum == EACCES || errnum == EPERM))
+		error_hint(err, "uprobes need root or CAP_PERFMON");
+	else if (errnum == EACCES || errnum == EPERM)
 		error_hint(err, "run as root, or lower kernel.perf_event_paranoid ('pmustat doctor')");
 	else
 		error_hint(err, "see 'pmustat doctor' for what this host can measure");
@@ -131,6 +145,11 @@ int sample_probe(const struct sample_opts *o, struct error *err)
 
 static void cleanup(struct sample_set *s)
 {
+	for (size_t i = 0; s->extra && i < s->ncpu * (s->o.nuprobes - 1); i++)
+		if (s->extra[i] >= 0)
+			close(s->extra[i]);
+	free(s->extra);
+	s->extra = NULL;
 	for (size_t i = 0; i < s->ncpu; i++) {
 		if (s->map && s->map[i])
 			munmap(s->map[i], (s->pages + 1) * s->page_size);
@@ -142,6 +161,37 @@ static void cleanup(struct sample_set *s)
 	s->fd = NULL;
 	s->map = NULL;
 	s->ncpu = 0;
+}
+
+/* SAMPLE_UPROBE: probes 1.. on CPU i, writing into probe 0's buffer; the
+ * side records (mmap, comm, task) come once, from probe 0. */
+static int open_more(struct sample_set *s, const struct perf_event_attr *a0, pid_t pid,
+		     size_t i)
+{
+	struct perf_event_attr a = *a0;
+	size_t n = s->o.event == SAMPLE_UPROBE ? s->o.nuprobes : 0;
+
+	if (n < 2)
+		return 0;
+	if (!s->extra) {
+		s->extra = xcalloc(s->ncpu * (n - 1), sizeof(int));
+		for (size_t k = 0; k < s->ncpu * (n - 1); k++)
+			s->extra[k] = -1;
+	}
+	a.mmap = a.mmap2 = a.comm = a.comm_exec = a.task = 0;
+	for (size_t p = 1; p < n; p++) {
+		int fd;
+
+		a.config1 = (uint64_t)(uintptr_t)s->o.uprobe_path[p];
+		a.config2 = s->o.uprobe_offset[p];
+		fd = open_event(&a, pid, (int)i);
+		if (fd < 0)
+			return -1;
+		s->extra[i * (n - 1) + p - 1] = fd;
+		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->fd[i]) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 int sample_open(struct sample_set *s, pid_t pid, const struct sample_opts *o,
@@ -180,8 +230,14 @@ int sample_open(struct sample_set *s, pid_t pid, const struct sample_opts *o,
 			continue;
 		}
 		s->map[i] = m;
+		if (open_more(s, &a, pid, i)) {
+			errnum = errno;
+			break;
+		}
 		opened++;
 	}
+	if (o->event == SAMPLE_UPROBE && opened < s->ncpu && errnum != ENODEV)
+		opened = 0;	/* a probe missing on a CPU would lose calls */
 	if (!opened) {
 		refusal(o, errnum, err);
 		cleanup(s);

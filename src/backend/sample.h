@@ -26,7 +26,17 @@
 
 #include "core/error.h"
 
-enum sample_event { SAMPLE_CPU_CLOCK, SAMPLE_CYCLES };
+/*
+ * SAMPLE_UPROBE: every call of the functions at the given file offsets, one
+ * sample per call (sample_period 1), through the kernel's uprobe PMU
+ * (attr.type from sysfs, config1 a pointer to the path, config2 the file
+ * offset, config bit 0 "retprobe" left 0: an entry probe). The probes of a
+ * CPU share one ring buffer (PERF_EVENT_IOC_SET_OUTPUT); a sample's ip is
+ * the probed address. Not inherited: an inherited uprobe event re-reads
+ * config1, a pointer valid in this process only (backend/callcount.h), so
+ * the samples are the task's (main thread's) own, across exec.
+ */
+enum sample_event { SAMPLE_CPU_CLOCK, SAMPLE_CYCLES, SAMPLE_UPROBE };
 
 /*
  * User call chains: none; the kernel's walk of the frame-pointer chain
@@ -51,6 +61,12 @@ struct sample_opts {
 	unsigned stack_bytes;		/* SAMPLE_CHAIN_DWARF: stack copied, a multiple of 8 */
 	size_t pages;		/* ring buffer data pages per CPU (a power of two) */
 	int exclude_kernel;	/* user space only (perf_event_paranoid forbids more) */
+	/* SAMPLE_UPROBE: nuprobes probes, each at (uprobe_path[i],
+	 * uprobe_offset[i]); the strings must outlive the set. freq unused. */
+	int uprobe_type;
+	const char *const *uprobe_path;
+	const uint64_t *uprobe_offset;
+	size_t nuprobes;
 };
 
 #define SAMPLE_MAX_CHAIN 64
@@ -79,6 +95,8 @@ struct sample_rec {
 
 struct sample_set {
 	int *fd;		/* per CPU, -1 when not opened */
+	int *extra;		/* SAMPLE_UPROBE: the other probes' fds, per CPU
+				 * (nuprobes - 1 each), writing into fd's buffer */
 	void **map;		/* per CPU ring buffer, or NULL */
 	size_t ncpu, pages, page_size;
 	struct sample_opts o;

@@ -22,18 +22,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/allocprobe.h"
 #include "backend/callcount.h"
 #include "backend/symbols.h"
 #include "campaign/mechanism.h"
 #include "core/printable.h"
 #include "core/strbuf.h"
+#include "host/sysfs.h"
 #include "report/allocsites.h"
 
 #define DEFAULT_FRAMES 4
 
 struct sites_state {
 	struct callcount_set *sets;	/* per variant; mech NONE (0) = not traced */
-	int *usable;
+	int *usable;			/* 1: the shim; 2: sampling uprobes (probes[v]) */
+	struct allocprobe *probes;	/* per variant: static programs */
 	size_t nvariants;
 	unsigned frames;
 	size_t marker;			/* ALLOC_SITES metric: valid in a traced run */
@@ -49,6 +52,8 @@ struct sites_state {
 struct sites_run {
 	struct callcount_run cr;
 	int have_cr;
+	struct allocprobe_run pr;	/* usable 2 */
+	const struct allocprobe *probe;
 };
 
 /* One site of a run, by key. */
@@ -62,9 +67,12 @@ static void sites_release(void *state)
 {
 	struct sites_state *s = state;
 
-	for (size_t v = 0; v < s->nvariants; v++)
+	for (size_t v = 0; v < s->nvariants; v++) {
+		allocprobe_release(&s->probes[v]);
 		callcount_release(&s->sets[v]);
+	}
 	free(s->sets);
+	free(s->probes);
 	free(s->usable);
 	free(s->first);
 	free(s->have_first);
@@ -75,26 +83,62 @@ static void sites_release(void *state)
 	free(s);
 }
 
-/* Resolve variant v for the shim; a program it cannot trace (static,
- * setuid, sanitized) gets a note and is left out, the campaign goes on. */
+/*
+ * A static program: sampling uprobes on its allocation functions
+ * (backend/allocprobe.h). 0, or -1 with why not in err (no CAP_PERFMON...).
+ */
+static int plan_uprobes(struct campaign *c, struct sites_state *s, size_t v, struct error *err)
+{
+	struct callcount_set *cs = &s->sets[v];
+	struct callcount_opts co = { CALLCOUNT_UPROBE, &c->model, NULL, NULL };
+
+	callcount_release(cs);
+	callcount_init(cs);
+	if (callcount_add(cs, "allocs", err) ||
+	    callcount_resolve(cs, &co, c->res.variants[v].argv[0], err) ||
+	    allocprobe_init(&s->probes[v], cs, sysfs_pmu_find(&c->model, "uprobe")->type,
+			    s->frames, err))
+		return -1;
+	s->usable[v] = 2;
+	return 0;
+}
+
+/* Resolve variant v for the shim, or for uprobes when it is static; a
+ * program neither can trace (setuid, sanitized; static without
+ * CAP_PERFMON) gets a note and is left out, the campaign goes on. */
 static void plan_variant(struct campaign *c, struct sites_state *s, size_t v)
 {
 	struct callcount_set *cs = &s->sets[v];
 	struct callcount_opts co = { CALLCOUNT_PRELOAD, &c->model, NULL, NULL };
-	struct error err;
+	struct error err, uerr;
 
 	error_clear(&err);
+	error_clear(&uerr);
 	callcount_init(cs);
 	if (callcount_add(cs, "allocs", &err) ||
 	    callcount_resolve(cs, &co, c->res.variants[v].argv[0], &err)) {
+		int is_static = cs->is_static;
+
+		if (is_static && !plan_uprobes(c, s, v, &uerr))
+			return;
+		if (is_static) {	/* both reasons */
+			size_t len = strlen(err.msg);
+
+			snprintf(err.msg + len, sizeof(err.msg) - len, "; %s", uerr.msg);
+		}
 		struct strbuf pv = STRBUF_INIT, of = STRBUF_INIT;
 
 		if (c->res.nvariants > 1)
 			strbuf_addf(&of, " of '%s'", printable_in(&pv, c->res.variants[v].name));
 		result_add_note(&c->res, NOTE_WARNING, NULL,
-				"call sites are traced through the LD_PRELOAD shim, which needs a "
-				"dynamically linked program without a sanitizer and not setuid: "
-				"build one so (the rest of the campaign is measured as asked)",
+				is_static ? "static programs are traced with uprobes, which need "
+					    "root or CAP_PERFMON ('setcap cap_perfmon+ep pmustat'); "
+					    "or build the program dynamically linked (the rest of "
+					    "the campaign is measured as asked)"
+					  : "call sites are traced through the LD_PRELOAD shim, which "
+					    "needs a dynamically linked program without a sanitizer "
+					    "and not setuid: build one so (the rest of the campaign "
+					    "is measured as asked)",
 				"allocation call sites%s are not traced: %s",
 				of.len ? of.buf : "", err.msg);
 		strbuf_release(&pv);
@@ -105,10 +149,35 @@ static void plan_variant(struct campaign *c, struct sites_state *s, size_t v)
 	s->usable[v] = 1;
 }
 
+/* Which variants are traced with uprobes, and what that lacks, once. */
+static void note_uprobe_variants(struct campaign *c, struct sites_state *s)
+{
+	struct strbuf pv = STRBUF_INIT, of = STRBUF_INIT;
+	size_t n = 0;
+
+	for (size_t v = 0; v < s->nvariants; v++) {
+		if (s->usable[v] != 2)
+			continue;
+		strbuf_addf(&of, "%s'%s'", n++ ? ", " : "", printable_in(&pv, c->res.variants[v].name));
+	}
+	if (n)
+		result_add_note(&c->res, NOTE_NOTE, NULL,
+				"temporaries need the LD_PRELOAD shim: build the program "
+				"dynamically linked",
+				"allocation call sites%s%s: statically linked, so traced with "
+				"sampling uprobes on the allocation functions (a %d-byte copy of "
+				"the user stack per call, unwound with libdwfl), main thread "
+				"only; calls and bytes, no temporaries",
+				c->res.nvariants > 1 ? " of " : "", c->res.nvariants > 1 ? of.buf : "",
+				ALLOCPROBE_STACK);
+	strbuf_release(&pv);
+	strbuf_release(&of);
+}
+
 static int sites_plan(struct campaign *c, void **state, struct error *err)
 {
 	struct sites_state *s;
-	size_t usable = 0;
+	size_t usable = 0, shim = 0;
 
 	if (!(c->o->profile & PROFILE_ALLOCS)) {
 		if (!c->o->trace_runs && !c->o->profile_frames)
@@ -127,12 +196,13 @@ static int sites_plan(struct campaign *c, void **state, struct error *err)
 	s->frames = c->o->profile_frames ? c->o->profile_frames : DEFAULT_FRAMES;
 	s->sets = xcalloc(s->nvariants, sizeof(*s->sets));
 	s->usable = xcalloc(s->nvariants, sizeof(int));
+	s->probes = xcalloc(s->nvariants, sizeof(*s->probes));
 	s->first = xcalloc(s->nvariants, sizeof(*s->first));
 	s->have_first = xcalloc(s->nvariants, sizeof(int));
 	s->disagreed = xcalloc(s->nvariants, sizeof(int));
 	for (size_t v = 0; v < s->nvariants; v++) {
 		plan_variant(c, s, v);
-		usable += (size_t)s->usable[v];
+		usable += s->usable[v] != 0;
 	}
 	if (!usable) {
 		sites_release(s);
@@ -142,14 +212,26 @@ static int sites_plan(struct campaign *c, void **state, struct error *err)
 	result_add_metric(&c->res, ALLOC_SITES, "", MSRC_PROFILE)->hidden = 1;
 	s->marker = c->res.nmetrics - 1;
 	c->traced_blocks = c->o->trace_runs ? c->o->trace_runs : 1;
+	for (size_t v = 0; v < s->nvariants; v++)
+		shim += s->usable[v] == 1;
 	result_add_note(&c->res, NOTE_NOTE, NULL, NULL,
 			"allocation call sites: from %u traced run%s per variant, not timed and "
-			"outside every statistic (the LD_PRELOAD shim unwinds each allocating call, "
-			"%u frame%s); exact counts for a deterministic program; temporaries as "
-			"heaptrack defines them (freed before the thread's next heap call)",
-			c->traced_blocks, c->traced_blocks == 1 ? "" : "s", s->frames,
-			s->frames == 1 ? "" : "s");
+			"outside every statistic (%s unwinds each allocating call, "
+			"%u frame%s); exact counts for a deterministic program%s",
+			c->traced_blocks, c->traced_blocks == 1 ? "" : "s",
+			shim ? "the LD_PRELOAD shim" : "libdwfl", s->frames,
+			s->frames == 1 ? "" : "s",
+			shim ? "; temporaries as heaptrack defines them (freed before the "
+			       "thread's next heap call)" : "");
+	note_uprobe_variants(c, s);
 	return 0;
+}
+
+static int attach_probes(void *ctx, pid_t pid, struct error *err)
+{
+	struct sites_run *r = ctx;
+
+	return allocprobe_attach(&r->pr, r->probe, pid, err);
 }
 
 static int sites_begin(struct campaign *c, void *state, struct run_setup *rs, void *run,
@@ -162,6 +244,11 @@ static int sites_begin(struct campaign *c, void *state, struct run_setup *rs, vo
 	(void)c;
 	if (!s->usable[v])
 		return 0;
+	if (s->usable[v] == 2) {
+		r->probe = &s->probes[v];
+		run_setup_attach(rs, attach_probes, r);
+		return 0;
+	}
 	if (callcount_run_begin(&s->sets[v], rs->envp, &r->cr, err))
 		return -1;
 	r->have_cr = 1;
@@ -328,7 +415,7 @@ static void check_agreement(struct campaign *c, struct sites_state *s, size_t v,
 }
 
 static void record_sites(struct campaign *c, struct sites_state *s, size_t v,
-			 const struct callcount_sites *cs, size_t run_index)
+			 const struct callcount_sites *cs, size_t run_index, int temps)
 {
 	struct site_sum *t;
 	uint64_t unsited;
@@ -340,8 +427,9 @@ static void record_sites(struct campaign *c, struct sites_state *s, size_t v,
 				   (double)t[i].calls);
 		campaign_set_value(c, run_index, site_metric(c, ALLOC_BYTES, &t[i], "B"),
 				   (double)t[i].bytes);
-		campaign_set_value(c, run_index, site_metric(c, ALLOC_TEMPS, &t[i], ""),
-				   (double)t[i].temps);
+		if (temps)	/* uprobes take none: absent, not 0 */
+			campaign_set_value(c, run_index, site_metric(c, ALLOC_TEMPS, &t[i], ""),
+					   (double)t[i].temps);
 		tot[0] += (double)t[i].calls;
 		tot[1] += (double)t[i].bytes;
 		tot[2] += (double)t[i].temps;
@@ -382,6 +470,34 @@ static void note_unwinder(struct campaign *c, struct sites_state *s,
 				"(libgcc's unwinder, .eh_frame rules read anew for every frame)");
 }
 
+/* A uprobe-traced run: its hits unwound and summed; a run whose main thread
+ * started others, or whose hits the kernel dropped, is left out. */
+static void probes_end(struct campaign *c, struct sites_state *s, struct sites_run *r, size_t v,
+		       size_t run_index)
+{
+	struct callcount_sites cs = { 0 };
+	uint64_t spawns = 0, lost = 0;
+	struct error err;
+	char why[256];
+
+	error_clear(&err);
+	if (allocprobe_finish(&r->pr, &cs, &spawns, &lost, &err)) {
+		note_left_out(c, s, err.msg);
+	} else if (spawns) {
+		snprintf(why, sizeof(why), "the program started threads or processes (%llu "
+			 "calls), and uprobes see its main thread only",
+			 (unsigned long long)spawns);
+		note_left_out(c, s, why);
+	} else if (lost) {
+		snprintf(why, sizeof(why), "the kernel dropped %llu uprobe hits (the ring "
+			 "buffer was full)", (unsigned long long)lost);
+		note_left_out(c, s, why);
+	} else {
+		record_sites(c, s, v, &cs, run_index, 0);
+	}
+	callcount_sites_release(&cs);
+}
+
 static void sites_end(struct campaign *c, void *state, void *run,
 		      const struct measure_outcome *out, size_t run_index)
 {
@@ -394,6 +510,11 @@ static void sites_end(struct campaign *c, void *state, void *run,
 	char why[256];
 
 	(void)out;
+	if (r->probe) {
+		if (c->res.runs[run_index].status != RUN_EXEC_FAILED)
+			probes_end(c, s, r, v, run_index);
+		return;
+	}
 	if (!r->have_cr || c->res.runs[run_index].status == RUN_EXEC_FAILED)
 		return;
 	error_clear(&err);
@@ -403,7 +524,7 @@ static void sites_end(struct campaign *c, void *state, void *run,
 	else if (callcount_values_incomplete(&vals, why, sizeof(why)))
 		note_left_out(c, s, why);
 	else
-		record_sites(c, s, v, &cs, run_index);
+		record_sites(c, s, v, &cs, run_index, 1);
 	note_unwinder(c, s, &cs);
 	callcount_sites_release(&cs);
 	callcount_values_release(&vals);
@@ -416,6 +537,7 @@ static void sites_run_release(void *state, void *run)
 	(void)state;
 	if (r->have_cr)
 		callcount_run_release(&r->cr);
+	allocprobe_run_release(&r->pr);
 }
 
 const struct mechanism_ops mech_allocsites = {

@@ -1,0 +1,96 @@
+/*
+ * Allocation call sites without the preload shim: for a statically linked
+ * program, where LD_PRELOAD cannot interpose malloc, a sampling uprobe on
+ * each allocation function the program's ELF defines (backend/sample.h,
+ * SAMPLE_UPROBE: one sample per call, with the user registers and a copy
+ * of the top of the user stack), unwound with backend/unwind.h into the
+ * same return addresses the shim records. The result is a callcount_sites
+ * (backend/callcount.h) like the shim's report, so the call-site mechanism
+ * symbolizes both the same way.
+ *
+ * What it gives: calls and bytes per call stack, for the main thread only
+ * (uprobe events are not inherited, backend/callcount.h); the spawning
+ * functions are probed too, and a run whose main thread called one is
+ * incomplete. Not temporaries: they need each allocation's returned pointer
+ * (a return probe) paired with free's argument, which this does not take.
+ *
+ * Invariants: the callcount set (uprobe mode) outlives its allocprobe (its
+ * probe paths are the events' config1); a run's reader thread touches only
+ * the run's own buffers; allocprobe_finish joins it before reading them.
+ */
+#ifndef PMU_BACKEND_ALLOCPROBE_H
+#define PMU_BACKEND_ALLOCPROBE_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "backend/callcount.h"
+#include "backend/sample.h"
+#include "core/error.h"
+
+/* Bytes of user stack copied per call: allocation sites are a few frames
+ * (--profile-frames, 4 by default), and every byte of it is copied through
+ * the ring buffer for every call; a frame beyond the copy ends the site. */
+#define ALLOCPROBE_STACK 4096
+
+/* How a probed function's size is found in its arguments. */
+enum allocprobe_size { AP_ARG0, AP_ARG1, AP_ARG2, AP_ARG0_X_ARG1, AP_SPAWN };
+
+struct allocprobe {
+	size_t n;
+	const char **path;		/* per probe, owned by the callcount set */
+	uint64_t *offset;
+	enum allocprobe_size *size;
+	struct sample_opts so;
+	unsigned frames;		/* frames per site (--profile-frames) */
+};
+
+/* From a callcount set resolved in uprobe mode for "allocs". -1 with err
+ * when a probed function's arguments are not known here. */
+int allocprobe_init(struct allocprobe *ap, const struct callcount_set *cs, int uprobe_type,
+		    unsigned frames, struct error *err);
+void allocprobe_release(struct allocprobe *ap);
+
+struct allocprobe_hit;
+struct allocprobe_space;
+
+struct allocprobe_run {
+	const struct allocprobe *ap;
+	struct sample_set set;
+	int open;
+	/* what the reader copied out: mappings, and the raw hits */
+	struct sym_map *maps;
+	uint32_t *map_pid;
+	size_t nmaps, maps_alloc;
+	struct allocprobe_hit *hits;
+	size_t nhits, hits_alloc;
+	unsigned char *bytes;		/* the hits' registers and stack copies */
+	size_t nbytes, bytes_alloc;
+	uint64_t lost, spawns;
+	char *corrupt;
+	/* the hits unwound so far, summed into sites (one image per pid) */
+	struct callcount_sites sites;
+	size_t *sites_alloc;		/* per image */
+	struct allocprobe_space *spaces;
+	size_t nspaces;
+	pthread_t thread;
+	int stop_fd, reading;
+};
+
+/* Open the probes on pid (stopped before exec) and start the reader. */
+int allocprobe_attach(struct allocprobe_run *r, const struct allocprobe *ap, pid_t pid,
+		      struct error *err);
+
+/*
+ * After the run: stop the reader, unwind every hit and sum the sites into
+ * out (one image per process). spawns = calls of the spawning functions;
+ * lost = hits the kernel could not write (then the counts are low). -1
+ * with err when a buffer was corrupt.
+ */
+int allocprobe_finish(struct allocprobe_run *r, struct callcount_sites *out, uint64_t *spawns,
+		      uint64_t *lost, struct error *err);
+void allocprobe_run_release(struct allocprobe_run *r);
+
+#endif
