@@ -21,12 +21,8 @@
  */
 #include "backend/allocprobe.h"
 
-#include <errno.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "backend/unwind.h"
@@ -172,63 +168,23 @@ static void drain(struct allocprobe_run *r)
 		unwind_hits(r);
 }
 
-static void *reader(void *arg)
+static void drain_ctx(void *ctx)
 {
-	struct allocprobe_run *r = arg;
-	struct pollfd *pf = xcalloc(r->set.ncpu + 1, sizeof(*pf));
-
-	pf[0] = (struct pollfd){ r->stop_fd, POLLIN, 0 };
-	for (size_t i = 0; i < r->set.ncpu; i++)
-		pf[i + 1] = (struct pollfd){ r->set.map[i] ? r->set.fd[i] : -1, POLLIN, 0 };
-	for (;;) {
-		if (poll(pf, r->set.ncpu + 1, -1) < 0)
-			continue;	/* EINTR; signals are blocked here anyway */
-		if (pf[0].revents)
-			break;
-		for (size_t i = 1; i <= r->set.ncpu; i++)
-			if (pf[i].revents & (POLLHUP | POLLERR))
-				pf[i].fd = -1;	/* its task exited: nothing more comes */
-		drain(r);
-	}
-	free(pf);
-	return NULL;
+	drain(ctx);
 }
 
 int allocprobe_attach(struct allocprobe_run *r, const struct allocprobe *ap, pid_t pid,
 		      struct error *err)
 {
-	sigset_t all, old;
-
 	memset(r, 0, sizeof(*r));
 	r->ap = ap;
-	r->stop_fd = -1;
 	if (sample_open(&r->set, pid, &ap->so, err))
 		return -1;
 	r->open = 1;
-	r->stop_fd = eventfd(0, EFD_CLOEXEC);
-	if (r->stop_fd < 0)
-		return 0;	/* read at the end only: a full buffer shows as lost */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	r->reading = pthread_create(&r->thread, NULL, reader, r) == 0;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	sample_reader_start(&r->reader, &r->set, drain_ctx, r);
 	return 0;
 }
 
-static void reader_stop(struct allocprobe_run *r)
-{
-	uint64_t one = 1;
-
-	if (r->reading) {
-		while (write(r->stop_fd, &one, sizeof(one)) < 0 && errno == EINTR)
-			;
-		pthread_join(r->thread, NULL);
-		r->reading = 0;
-	}
-	if (r->stop_fd >= 0)
-		close(r->stop_fd);
-	r->stop_fd = -1;
-}
 
 /* ---- after the run: unwinding and summing ------------------------------- */
 
@@ -392,7 +348,7 @@ int allocprobe_finish(struct allocprobe_run *r, struct callcount_sites *out, uin
 	*lost = 0;
 	if (!r->open)
 		return error_set(err, ERR_RUNTIME, "the uprobes were not opened");
-	reader_stop(r);
+	sample_reader_stop(&r->reader);
 	drain(r);
 	unwind_hits(r);
 	*lost = r->lost;
@@ -420,7 +376,7 @@ void allocprobe_run_release(struct allocprobe_run *r)
 {
 	if (!r->ap)
 		return;	/* never attached */
-	reader_stop(r);
+	sample_reader_stop(&r->reader);
 	if (r->open)
 		sample_close(&r->set);
 	for (size_t i = 0; i < r->nmaps; i++)
@@ -436,5 +392,4 @@ void allocprobe_run_release(struct allocprobe_run *r)
 	free(r->sites_alloc);
 	callcount_sites_release(&r->sites);
 	memset(r, 0, sizeof(*r));
-	r->stop_fd = -1;
 }

@@ -75,8 +75,7 @@ struct allocprobe_run {
 	size_t *sites_alloc;		/* per image */
 	struct allocprobe_space *spaces;
 	size_t nspaces;
-	pthread_t thread;
-	int stop_fd, reading;
+	struct sample_reader reader;	/* drains the buffers during the run */
 };
 
 /* Open the probes on pid (stopped before exec) and start the reader. */

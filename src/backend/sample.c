@@ -13,9 +13,12 @@
 
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -455,4 +458,66 @@ int sample_read(struct sample_set *s, void (*cb)(void *ctx, const struct sample_
 void sample_close(struct sample_set *s)
 {
 	cleanup(s);
+}
+
+/* ---- draining during the run -------------------------------------------- */
+
+static void *reader(void *arg)
+{
+	struct sample_reader *rd = arg;
+	size_t n = rd->set->ncpu;
+	struct pollfd *pf = xcalloc(n + 1, sizeof(*pf));
+
+	pf[0] = (struct pollfd){ rd->stop_fd, POLLIN, 0 };
+	for (size_t i = 0; i < n; i++)
+		pf[i + 1] = (struct pollfd){ rd->set->map[i] ? rd->set->fd[i] : -1, POLLIN, 0 };
+	for (;;) {
+		if (poll(pf, n + 1, -1) < 0)
+			continue;	/* EINTR; signals are blocked here anyway */
+		if (pf[0].revents)
+			break;
+		for (size_t i = 1; i <= n; i++)
+			if (pf[i].revents & (POLLHUP | POLLERR))
+				pf[i].fd = -1;	/* its task exited: nothing more comes */
+		rd->drain(rd->ctx);
+	}
+	free(pf);
+	return NULL;
+}
+
+void sample_reader_start(struct sample_reader *rd, struct sample_set *set,
+			 void (*drain)(void *ctx), void *ctx)
+{
+	sigset_t all, old;
+
+	*rd = (struct sample_reader){ set, drain, ctx, 0, -1, 0 };
+	rd->stop_fd = eventfd(0, EFD_CLOEXEC);
+	if (rd->stop_fd < 0)
+		return;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rd->running = pthread_create(&rd->thread, NULL, reader, rd) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!rd->running) {
+		close(rd->stop_fd);
+		rd->stop_fd = -1;
+	}
+}
+
+void sample_reader_stop(struct sample_reader *rd)
+{
+	uint64_t one = 1;
+
+	if (!rd->set)		/* never started (a zeroed reader) or stopped */
+		return;
+	if (rd->running) {
+		while (write(rd->stop_fd, &one, sizeof(one)) < 0 && errno == EINTR)
+			;
+		pthread_join(rd->thread, NULL);
+		rd->running = 0;
+	}
+	if (rd->stop_fd >= 0)
+		close(rd->stop_fd);
+	rd->stop_fd = -1;
+	rd->set = NULL;
 }

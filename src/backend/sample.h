@@ -20,6 +20,7 @@
 #ifndef PMU_BACKEND_SAMPLE_H
 #define PMU_BACKEND_SAMPLE_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -120,5 +121,30 @@ int sample_read(struct sample_set *s, void (*cb)(void *ctx, const struct sample_
 		void *ctx, struct error *err);
 
 void sample_close(struct sample_set *s);
+
+/*
+ * A thread that drains a set's ring buffers while the run goes on: it
+ * sleeps in poll() on the set's fds (woken when a quarter of a buffer is
+ * written, see sample_open) and calls drain(ctx) each time; drain reads
+ * with sample_read. It runs with every signal blocked (the campaign's
+ * signal fd keeps them), touches only what drain touches, and is joined by
+ * sample_reader_stop before the caller looks at what drain collected.
+ * When the thread cannot be made, reading is left to the caller at the
+ * end (a full buffer then shows as lost samples).
+ */
+struct sample_reader {
+	struct sample_set *set;
+	void (*drain)(void *ctx);
+	void *ctx;
+	pthread_t thread;
+	int stop_fd;		/* eventfd: the thread stops */
+	int running;
+};
+
+void sample_reader_start(struct sample_reader *rd, struct sample_set *set,
+			 void (*drain)(void *ctx), void *ctx);
+/* Stop and join the thread; nothing for a reader never started (zeroed)
+ * or already stopped. */
+void sample_reader_stop(struct sample_reader *rd);
 
 #endif

@@ -22,13 +22,8 @@
  * inline chain) are cached across runs, so only new code is symbolized.
  */
 #include <errno.h>
-#include <poll.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
-#include <unistd.h>
 
 #include "backend/perf_event.h"
 #include "backend/sample.h"
@@ -822,9 +817,7 @@ struct profile_run {
 	int open;
 	struct collect col;
 	struct space space;	/* the reader's unwinding space */
-	pthread_t thread;
-	int stop_fd;		/* eventfd: the reader stops */
-	int reading;		/* the thread runs */
+	struct sample_reader reader;
 };
 
 static void drain(struct profile_run *r, int unwind)
@@ -838,57 +831,9 @@ static void drain(struct profile_run *r, int unwind)
 		unwind_pending(r->s, &r->col, &r->space);
 }
 
-static void *reader(void *arg)
+static void drain_during(void *ctx)
 {
-	struct profile_run *r = arg;
-	struct pollfd *pf = xcalloc(r->set.ncpu + 1, sizeof(*pf));
-
-	pf[0] = (struct pollfd){ r->stop_fd, POLLIN, 0 };
-	for (size_t i = 0; i < r->set.ncpu; i++)
-		pf[i + 1] = (struct pollfd){ r->set.map[i] ? r->set.fd[i] : -1, POLLIN, 0 };
-	for (;;) {
-		if (poll(pf, r->set.ncpu + 1, -1) < 0)
-			continue;	/* EINTR; signals are blocked here anyway */
-		if (pf[0].revents)
-			break;
-		for (size_t i = 1; i <= r->set.ncpu; i++)
-			if (pf[i].revents & (POLLHUP | POLLERR))
-				pf[i].fd = -1;	/* its task exited: nothing more comes */
-		drain(r, 0);
-	}
-	free(pf);
-	return NULL;
-}
-
-static void reader_start(struct profile_run *r)
-{
-	sigset_t all, old;
-
-	r->stop_fd = eventfd(0, EFD_CLOEXEC);
-	if (r->stop_fd < 0)
-		return;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	r->reading = pthread_create(&r->thread, NULL, reader, r) == 0;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!r->reading) {
-		close(r->stop_fd);
-		r->stop_fd = -1;
-	}
-}
-
-static void reader_stop(struct profile_run *r)
-{
-	uint64_t one = 1;
-
-	if (!r->reading)
-		return;
-	while (write(r->stop_fd, &one, sizeof(one)) < 0 && errno == EINTR)
-		;
-	pthread_join(r->thread, NULL);
-	close(r->stop_fd);
-	r->stop_fd = -1;
-	r->reading = 0;
+	drain(ctx, 0);
 }
 
 static int attach(void *ctx, pid_t pid, struct error *err)
@@ -899,7 +844,7 @@ static int attach(void *ctx, pid_t pid, struct error *err)
 		return -1;
 	r->open = 1;
 	if (r->s->so.chain == SAMPLE_CHAIN_DWARF)
-		reader_start(r);
+		sample_reader_start(&r->reader, &r->set, drain_during, r);
 	return 0;
 }
 
@@ -912,7 +857,6 @@ static int profile_begin(struct campaign *c, void *state, struct run_setup *rs, 
 	(void)err;
 	r->s = state;
 	r->col.s = state;
-	r->stop_fd = -1;
 	run_setup_attach(rs, attach, r);
 	return 0;
 }
@@ -961,7 +905,7 @@ static void profile_end(struct campaign *c, void *state, void *run,
 	struct collect *col = &r->col;
 
 	(void)out;
-	reader_stop(r);
+	sample_reader_stop(&r->reader);
 	if (!r->open || c->res.runs[run_index].status == RUN_EXEC_FAILED)
 		return;
 	drain(r, 1);
@@ -994,7 +938,7 @@ static void profile_run_release(void *state, void *run)
 	struct profile_run *r = run;
 
 	(void)state;
-	reader_stop(r);
+	sample_reader_stop(&r->reader);
 	space_end(NULL, r->s, &r->space);
 	collect_release(&r->col);
 	if (r->open)
