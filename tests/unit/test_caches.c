@@ -32,6 +32,7 @@
 #include "run/measure.h"
 #include "run/sigwatch.h"
 #include "run/spawn.h"
+#include "catalog_check.h"
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -40,15 +41,6 @@ static const char *fixtures(void)
 	const char *d = getenv("PMUSTAT_TEST_FIXTURES");
 
 	return d && *d ? d : "tests/fixtures";
-}
-
-static void load(struct catalog *cat, const char *uarch)
-{
-	struct error err;
-
-	error_clear(&err);
-	if (catalog_load(cat, uarch, &err) < 0)
-		fail_msg("loading %s: %s (%s)", uarch, err.msg, err.hint);
 }
 
 static void geometry(const struct catalog *cat, struct catalog_caches *c)

@@ -32,36 +32,9 @@
 #include <perfmon/pfmlib_perf_event.h>
 #include "core/strbuf.h"
 #include "host/sysfs.h"
+#include "catalog_check.h"
 
 static char self_exe[4096];
-
-static void load(struct catalog *cat, const char *uarch)
-{
-	struct error err;
-
-	error_clear(&err);
-	if (catalog_load(cat, uarch, &err) < 0)
-		fail_msg("loading %s: %s (%s)", uarch, err.msg, err.hint);
-}
-
-static void resolve(const struct catalog *cat, const char *list, const struct resolve_ctx *ctx,
-		    struct resolution *r)
-{
-	struct error err;
-
-	error_clear(&err);
-	if (catalog_resolve(cat, list, ctx, r, &err) < 0)
-		fail_msg("resolving '%s' on %s: %s", list, cat->uarch, err.msg);
-}
-
-static const struct resolved_metric *metric(const struct resolution *r, const char *name)
-{
-	int i = resolution_metric_index(r, name);
-
-	if (i < 0)
-		fail_msg("metric '%s' not in the resolution", name);
-	return &r->metrics[i];
-}
 
 static const struct resolved_event *event(const struct resolution *r, const char *name)
 {
