@@ -21,21 +21,29 @@
  */
 #include "backend/allocprobe.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "backend/unwind.h"
+#include "core/sort.h"
 #include "core/strbuf.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #if defined(__x86_64__)
 static const int arg_reg[3] = { 5, 4, 1 };	/* rdi, rsi, rdx */
+#define RET_REG 0				/* rax */
+#define SP_REG 7				/* rsp */
 #elif defined(__aarch64__)
 static const int arg_reg[3] = { 0, 1, 2 };	/* x0, x1, x2 */
+#define RET_REG 0				/* x0 */
+#define SP_REG 31				/* sp */
 #else
 static const int arg_reg[3] = { -1, -1, -1 };
+#define RET_REG 0
+#define SP_REG 0
 #endif
 
 /* Ring buffer pages per CPU: 16 MiB, some 3800 hits of 4.3 KB before the
@@ -55,34 +63,58 @@ static const struct {
 	{ "valloc", AP_ARG0 },
 };
 
-/* One hit as the reader copied it: regs (SAMPLE_NREGS words) then the
- * stack copy, at bytes + at. */
+/* Calls nested deeper than this inside probed functions are not glibc's. */
+#define AP_DEPTH 16
+#define NO_SITE UINT32_MAX
+
+/* One allocating call's entry as the reader copied it: regs (SAMPLE_NREGS
+ * words) then the stack copy, at bytes + at; its event is ev[ev]. */
 struct allocprobe_hit {
 	uint32_t pid, tid;
-	uint64_t ip;
+	size_t probe, ev;
 	size_t at, stack_len;
 	int regs;		/* the sample had user registers */
+};
+
+/*
+ * One heap event, in the order its CPU's buffer gave it (seq), put in the
+ * thread's order by time after the run. ptr: free's argument; an entry's
+ * first argument when it frees it (realloc) or receives the pointer
+ * (posix_memalign); a return's value, or for posix_memalign's return
+ * 1 + the offset of its stack copy in outs. site/img: the entry's site
+ * once unwound (NO_SITE: unsited in image img).
+ */
+struct allocprobe_event {
+	uint64_t time, ptr, bytes;
+	uint32_t site, seq, img, probe;
 };
 
 int allocprobe_init(struct allocprobe *ap, const struct callcount_set *cs, int uprobe_type,
 		    unsigned frames, struct error *err)
 {
+	size_t max;
+
 	memset(ap, 0, sizeof(*ap));
 	if (!sample_dwarf_supported() || arg_reg[0] < 0)
 		return error_set(err, ERR_RUNTIME, "this build reads no user registers on "
 				 "this architecture (x86-64 and arm64 only)");
-	ap->n = cs->nprobes;
-	ap->path = xcalloc(ap->n ? ap->n : 1, sizeof(char *));
-	ap->offset = xcalloc(ap->n ? ap->n : 1, sizeof(uint64_t));
-	ap->size = xcalloc(ap->n ? ap->n : 1, sizeof(*ap->size));
-	for (size_t i = 0; i < ap->n; i++) {
+	max = 2 * cs->nprobes + 1;	/* an entry and a return each, at most */
+	ap->path = xcalloc(max, sizeof(char *));
+	ap->offset = xcalloc(max, sizeof(uint64_t));
+	ap->flags = xcalloc(max, sizeof(unsigned));
+	ap->size = xcalloc(max, sizeof(*ap->size));
+	ap->ret_of = xcalloc(max, sizeof(size_t));
+	ap->frees_arg0 = xcalloc(max, 1);
+	ap->out_arg0 = xcalloc(max, 1);
+	for (size_t i = 0; i < cs->nprobes; i++) {
 		const struct callcount_probe *p = &cs->probes[i];
-		size_t k = 0;
+		size_t k = 0, e = ap->n++;
 
-		ap->path[i] = p->object;
-		ap->offset[i] = p->offset;
-		if (p->metric == CALLCOUNT_SENTINEL) {
-			ap->size[i] = AP_SPAWN;
+		ap->path[e] = p->object;
+		ap->offset[e] = p->offset;
+		if (p->metric == CALLCOUNT_SENTINEL || !strcmp(p->symbol, "free")) {
+			ap->size[e] = p->metric == CALLCOUNT_SENTINEL ? AP_SPAWN : AP_FREE;
+			ap->flags[e] = SAMPLE_UPROBE_NOSTACK;
 			continue;
 		}
 		while (k < ARRAY_SIZE(sizes) && strcmp(sizes[k].name, p->symbol))
@@ -92,7 +124,17 @@ int allocprobe_init(struct allocprobe *ap, const struct callcount_set *cs, int u
 			return error_set(err, ERR_RUNTIME, "no known size argument of '%s'",
 					 p->symbol);
 		}
-		ap->size[i] = sizes[k].size;
+		ap->size[e] = sizes[k].size;
+		ap->frees_arg0[e] = !strcmp(p->symbol, "realloc");
+		ap->out_arg0[e] = !strcmp(p->symbol, "posix_memalign");
+		/* its return: the pointer (posix_memalign's from the stack it
+		 * points into, so that one keeps its copy) */
+		ap->path[ap->n] = p->object;
+		ap->offset[ap->n] = p->offset;
+		ap->size[ap->n] = AP_RETURN;
+		ap->ret_of[ap->n] = e;
+		ap->flags[ap->n++] = SAMPLE_UPROBE_RET |
+				     (ap->out_arg0[e] ? 0 : SAMPLE_UPROBE_NOSTACK);
 	}
 	ap->frames = frames;
 	ap->so.event = SAMPLE_UPROBE;
@@ -102,6 +144,7 @@ int allocprobe_init(struct allocprobe *ap, const struct callcount_set *cs, int u
 	ap->so.uprobe_type = uprobe_type;
 	ap->so.uprobe_path = ap->path;
 	ap->so.uprobe_offset = ap->offset;
+	ap->so.uprobe_flags = ap->flags;
 	ap->so.nuprobes = ap->n;
 	return 0;
 }
@@ -110,11 +153,105 @@ void allocprobe_release(struct allocprobe *ap)
 {
 	free(ap->path);
 	free(ap->offset);
+	free(ap->flags);
 	free(ap->size);
+	free(ap->ret_of);
+	free(ap->frees_arg0);
+	free(ap->out_arg0);
 	memset(ap, 0, sizeof(*ap));
 }
 
 /* ---- during the run: copying the records out --------------------------- */
+
+static uint64_t size_of(enum allocprobe_size how, const uint64_t *regs)
+{
+	switch (how) {
+	case AP_ARG0:
+		return regs[arg_reg[0]];
+	case AP_ARG1:
+		return regs[arg_reg[1]];
+	case AP_ARG2:
+		return regs[arg_reg[2]];
+	case AP_ARG0_X_ARG1:
+		return regs[arg_reg[0]] * regs[arg_reg[1]];
+	default:
+		return 0;
+	}
+}
+
+static struct allocprobe_event *new_event(struct allocprobe_run *r,
+					  const struct sample_rec *rec)
+{
+	struct allocprobe_event *e;
+
+	ALLOC_GROW(r->ev, r->nev + 1, r->ev_alloc);
+	e = &r->ev[r->nev];
+	*e = (struct allocprobe_event){ rec->time, 0, 0, NO_SITE, (uint32_t)r->nev, 0,
+					(uint32_t)rec->probe };
+	r->nev++;
+	return e;
+}
+
+/* posix_memalign's return: its value and the stack copied there, kept
+ * (sp, length, value, bytes) until the call's *out can be read from it. */
+static uint64_t keep_out(struct allocprobe_run *r, const struct sample_rec *rec)
+{
+	uint64_t head[3] = { rec->regs[SP_REG], rec->stack_len, rec->regs[RET_REG] };
+	size_t at = r->nouts, need = sizeof(head) + ((rec->stack_len + 7) & ~(size_t)7);
+
+	ALLOC_GROW(r->outs, r->nouts + need, r->outs_alloc);
+	memcpy(r->outs + at, head, sizeof(head));
+	memcpy(r->outs + at + sizeof(head), rec->stack, rec->stack_len);
+	r->nouts += need;
+	return at + 1;
+}
+
+/* A uprobe sample: a spawn counted, a free or a return kept as an event,
+ * an allocating call's entry kept as an event and a hit to unwind. */
+static void on_hit(struct allocprobe_run *r, const struct sample_rec *rec)
+{
+	const struct allocprobe *ap = r->ap;
+	struct allocprobe_hit *h;
+	struct allocprobe_event *e;
+	size_t need = SAMPLE_NREGS * 8 + rec->stack_len;
+	enum allocprobe_size how;
+
+	if (rec->probe < 0 || (size_t)rec->probe >= ap->n) {
+		if (!r->corrupt)
+			r->corrupt = xstrdup("a uprobe sample of no probe opened");
+		return;
+	}
+	how = ap->size[rec->probe];
+	if (how == AP_SPAWN) {
+		r->spawns++;
+		return;
+	}
+	if (rec->nregs != SAMPLE_NREGS) {
+		r->noregs++;	/* nothing to read the pointer or size from */
+		return;
+	}
+	e = new_event(r, rec);
+	if (how == AP_FREE) {
+		e->ptr = rec->regs[arg_reg[0]];
+		return;
+	}
+	if (how == AP_RETURN) {
+		e->ptr = ap->out_arg0[ap->ret_of[rec->probe]] ? keep_out(r, rec)
+							    : rec->regs[RET_REG];
+		return;
+	}
+	if (ap->frees_arg0[rec->probe] || ap->out_arg0[rec->probe])
+		e->ptr = rec->regs[arg_reg[0]];
+	e->bytes = size_of(how, rec->regs);
+	ALLOC_GROW(r->hits, r->nhits + 1, r->hits_alloc);
+	h = &r->hits[r->nhits++];
+	*h = (struct allocprobe_hit){ rec->pid, rec->tid, (size_t)rec->probe, r->nev - 1,
+				      r->nbytes, rec->stack_len, 1 };
+	ALLOC_GROW(r->bytes, r->nbytes + need, r->bytes_alloc);
+	memcpy(r->bytes + r->nbytes, rec->regs, SAMPLE_NREGS * 8);
+	memcpy(r->bytes + r->nbytes + SAMPLE_NREGS * 8, rec->stack, rec->stack_len);
+	r->nbytes += need;
+}
 
 static void on_record(void *ctx, const struct sample_rec *rec)
 {
@@ -136,36 +273,33 @@ static void on_record(void *ctx, const struct sample_rec *rec)
 						      xstrdup(rec->path) };
 		r->map_pid[r->nmaps++] = rec->pid;
 	} else if (rec->type == SREC_SAMPLE) {
-		struct allocprobe_hit *h;
-		size_t need = SAMPLE_NREGS * 8 + rec->stack_len;
-
-		ALLOC_GROW(r->hits, r->nhits + 1, r->hits_alloc);
-		h = &r->hits[r->nhits++];
-		*h = (struct allocprobe_hit){ rec->pid, rec->tid, rec->ip, r->nbytes, 0,
-					      rec->nregs == SAMPLE_NREGS };
-		if (!h->regs)
-			return;
-		ALLOC_GROW(r->bytes, r->nbytes + need, r->bytes_alloc);
-		memcpy(r->bytes + r->nbytes, rec->regs, SAMPLE_NREGS * 8);
-		memcpy(r->bytes + r->nbytes + SAMPLE_NREGS * 8, rec->stack, rec->stack_len);
-		h->stack_len = rec->stack_len;
-		r->nbytes += need;
+		on_hit(r, rec);
 	}
 }
 
 static void unwind_hits(struct allocprobe_run *r);
 
 /* Copy out what the buffers hold; past AP_PENDING bytes of copies, unwind
- * them now (the run waits meanwhile only if its buffer fills up). */
+ * them now, with the program stopped meanwhile (SIGSTOP, then SIGCONT):
+ * nothing drains its buffers while the reader unwinds, and a program that
+ * allocates in a loop would fill them and lose hits. A traced run is not
+ * timed, so the pause costs nothing that is measured. */
 static void drain(struct allocprobe_run *r)
 {
 	struct error err;
+	int stopped;
 
 	error_clear(&err);
 	if (sample_read(&r->set, on_record, r, &err) && !r->corrupt)
 		r->corrupt = xstrdup(err.msg);
-	if (r->nbytes > AP_PENDING)
-		unwind_hits(r);
+	if (r->nbytes <= AP_PENDING)
+		return;
+	stopped = r->pid > 0 && kill(r->pid, SIGSTOP) == 0;
+	unwind_hits(r);
+	if (stopped) {
+		r->pauses++;
+		kill(r->pid, SIGCONT);
+	}
 }
 
 static void drain_ctx(void *ctx)
@@ -178,6 +312,7 @@ int allocprobe_attach(struct allocprobe_run *r, const struct allocprobe *ap, pid
 {
 	memset(r, 0, sizeof(*r));
 	r->ap = ap;
+	r->pid = pid;
 	if (sample_open(&r->set, pid, &ap->so, err))
 		return -1;
 	r->open = 1;
@@ -187,39 +322,6 @@ int allocprobe_attach(struct allocprobe_run *r, const struct allocprobe *ap, pid
 
 
 /* ---- after the run: unwinding and summing ------------------------------- */
-
-/* The probe hit at ip of pid: its mapping's file offset, matched against
- * the probes' (a static program is its only object). -1 if none. */
-static long probe_of(const struct allocprobe_run *r, uint32_t pid, uint64_t ip)
-{
-	for (size_t i = 0; i < r->nmaps; i++) {
-		uint64_t off;
-
-		if (r->map_pid[i] != pid || ip < r->maps[i].start || ip >= r->maps[i].end)
-			continue;
-		off = ip - r->maps[i].start + r->maps[i].pgoff;
-		for (size_t k = 0; k < r->ap->n; k++)
-			if (r->ap->offset[k] == off)
-				return (long)k;
-	}
-	return -1;
-}
-
-static uint64_t size_of(enum allocprobe_size how, const uint64_t *regs)
-{
-	switch (how) {
-	case AP_ARG0:
-		return regs[arg_reg[0]];
-	case AP_ARG1:
-		return regs[arg_reg[1]];
-	case AP_ARG2:
-		return regs[arg_reg[2]];
-	case AP_ARG0_X_ARG1:
-		return regs[arg_reg[0]] * regs[arg_reg[1]];
-	default:
-		return 0;
-	}
-}
 
 /* The address space of a process whose hits are unwound: remade when the
  * mappings known change. */
@@ -278,8 +380,9 @@ static struct allocprobe_space *space_of(struct allocprobe_run *r, uint32_t pid)
 	return s;
 }
 
-static void add_site(struct allocprobe_run *r, size_t img, const uint64_t *frames, unsigned n,
-		     uint64_t bytes)
+/* Count a call of bytes at the site of these frames; its index. */
+static size_t add_site(struct allocprobe_run *r, size_t img, const uint64_t *frames, unsigned n,
+		       uint64_t bytes)
 {
 	struct callcount_image *im = &r->sites.img[img];
 	struct callcount_site *x;
@@ -289,7 +392,7 @@ static void add_site(struct allocprobe_run *r, size_t img, const uint64_t *frame
 		if (x->nframes == n && !memcmp(x->frames, frames, n * sizeof(*frames))) {
 			x->calls++;
 			x->bytes += bytes;
-			return;
+			return i;
 		}
 	}
 	ALLOC_GROW(im->sites, im->nsites + 1, r->sites_alloc[img]);
@@ -299,6 +402,7 @@ static void add_site(struct allocprobe_run *r, size_t img, const uint64_t *frame
 	x->bytes = bytes;
 	x->nframes = n;
 	memcpy(x->frames, frames, n * sizeof(*frames));
+	return im->nsites - 1;
 }
 
 /* Unwind the hits copied so far into sites, and drop their copies. */
@@ -310,18 +414,14 @@ static void unwind_hits(struct allocprobe_run *r)
 		frames = CALLCOUNT_MAX_FRAMES;
 	for (size_t i = 0; i < r->nhits; i++) {
 		const struct allocprobe_hit *h = &r->hits[i];
-		long k = probe_of(r, h->pid, h->ip);
-		struct allocprobe_space *s;
+		struct allocprobe_event *e = &r->ev[h->ev];
+		struct allocprobe_space *s = space_of(r, h->pid);
 		uint64_t pcs[CALLCOUNT_MAX_FRAMES + 1], fr[CALLCOUNT_MAX_FRAMES];
 		const uint64_t *regs = (const uint64_t *)(const void *)(r->bytes + h->at);
 		int n;
 
-		if (k >= 0 && r->ap->size[k] == AP_SPAWN) {
-			r->spawns++;
-			continue;
-		}
-		s = space_of(r, h->pid);
-		if (k < 0 || !h->regs || !s->uw) {
+		e->img = (uint32_t)s->img;
+		if (!h->regs || !s->uw) {
 			r->sites.img[s->img].unsited++;
 			continue;
 		}
@@ -334,10 +434,126 @@ static void unwind_hits(struct allocprobe_run *r)
 		if (n < 2)
 			r->sites.img[s->img].unsited++;
 		else
-			add_site(r, s->img, fr, (unsigned)(n - 1), size_of(r->ap->size[k], regs));
+			e->site = (uint32_t)add_site(r, s->img, fr, (unsigned)(n - 1), e->bytes);
 	}
 	r->nhits = 0;
 	r->nbytes = 0;
+}
+
+/* ---- after the run: the calls in order, for the temporaries ------------ */
+
+static int event_cmp(const void *a, const void *b)
+{
+	const struct allocprobe_event *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* A call made inside another probed function is that call's: not counted. */
+static void uncount(struct allocprobe_run *r, const struct allocprobe_event *e)
+{
+	struct callcount_image *im = &r->sites.img[e->img];
+
+	if (e->site == NO_SITE) {
+		if (im->unsited)
+			im->unsited--;
+		return;
+	}
+	im->sites[e->site].calls--;
+	im->sites[e->site].bytes -= e->bytes;
+}
+
+/* posix_memalign's pointer: *out, read from the stack copied at its return
+ * (kept at outs + ref - 1), 0 when the call failed or out is not in it. */
+static uint64_t out_value(const struct allocprobe_run *r, uint64_t out, uint64_t ref)
+{
+	uint64_t head[3], v;
+
+	if (!ref || ref - 1 + sizeof(head) > r->nouts)
+		return 0;
+	memcpy(head, r->outs + ref - 1, sizeof(head));
+	if (head[2] != 0 || out < head[0] || out - head[0] > head[1] ||
+	    head[1] - (out - head[0]) < 8)
+		return 0;
+	memcpy(&v, r->outs + ref - 1 + sizeof(head) + (out - head[0]), 8);
+	return v;
+}
+
+struct heap_last {
+	uint64_t ptr;			/* the thread's last allocation, if nothing since */
+	const struct allocprobe_event *at;	/* its entry, when it has a site */
+};
+
+/* free(p), or realloc's free of its argument: temporary when p is the
+ * allocation just made; any free ends that chance. */
+static void heap_free(struct allocprobe_run *r, struct heap_last *last, uint64_t p)
+{
+	if (p && p == last->ptr && last->at)
+		r->sites.img[last->at->img].sites[last->at->site].temps++;
+	last->ptr = 0;
+	last->at = NULL;
+}
+
+/*
+ * The events in the main thread's order (the only thread traced: a run
+ * that starts another is left out): each return pairs with the innermost
+ * call still open; the outermost calls are the program's, counted as the
+ * shim counts them. -1 with err when the returns do not pair up.
+ */
+static int pair_events(struct allocprobe_run *r, struct error *err)
+{
+	const struct allocprobe *ap = r->ap;
+	size_t open[AP_DEPTH], depth = 0, bad = 0;
+	struct heap_last last = { 0, NULL };
+
+	sort_n(r->ev, r->nev, sizeof(*r->ev), event_cmp);
+	for (size_t i = 0; i < r->nev; i++) {
+		const struct allocprobe_event *e = &r->ev[i], *in;
+		enum allocprobe_size how = ap->size[e->probe];
+
+		if (how == AP_FREE) {
+			if (!depth && e->ptr)
+				heap_free(r, &last, e->ptr);
+			continue;
+		}
+		if (how != AP_RETURN) {		/* an allocating call's entry */
+			if (depth)
+				uncount(r, e);
+			if (depth == AP_DEPTH) {
+				bad++;
+				break;
+			}
+			open[depth++] = i;
+			continue;
+		}
+		if (!depth || ap->ret_of[e->probe] != r->ev[open[depth - 1]].probe) {
+			bad++;
+			continue;
+		}
+		in = &r->ev[open[--depth]];
+		if (depth)
+			continue;		/* a nested call's return */
+		if (ap->frees_arg0[in->probe] && in->ptr)
+			heap_free(r, &last, in->ptr);
+		last.ptr = ap->out_arg0[in->probe] ? out_value(r, in->ptr, e->ptr) : e->ptr;
+		last.at = in->site != NO_SITE ? in : NULL;
+	}
+	if (bad)
+		return error_set(err, ERR_RUNTIME, "%zu returns of the allocation functions "
+				 "did not pair with their calls", bad);
+	/* the sites only nested calls reached are no sites of the program's */
+	for (size_t i = 0; i < r->sites.n; i++) {
+		struct callcount_image *im = &r->sites.img[i];
+		size_t kept = 0;
+
+		for (size_t k = 0; k < im->nsites; k++)
+			if (im->sites[k].calls)
+				im->sites[kept++] = im->sites[k];
+		im->nsites = kept;
+	}
+	return 0;
 }
 
 int allocprobe_finish(struct allocprobe_run *r, struct callcount_sites *out, uint64_t *spawns,
@@ -355,6 +571,11 @@ int allocprobe_finish(struct allocprobe_run *r, struct callcount_sites *out, uin
 	*spawns = r->spawns;
 	if (r->corrupt)
 		return error_set(err, ERR_RUNTIME, "%s", r->corrupt);
+	if (r->noregs)
+		return error_set(err, ERR_RUNTIME, "%llu uprobe samples came without the user "
+				 "registers", (unsigned long long)r->noregs);
+	if (!r->lost && !r->spawns && pair_events(r, err))
+		return -1;
 	/* Each image symbolized with every mapping its process reported. */
 	for (size_t i = 0; i < r->sites.n; i++) {
 		struct callcount_image *im = &r->sites.img[i];
@@ -385,6 +606,8 @@ void allocprobe_run_release(struct allocprobe_run *r)
 	free(r->map_pid);
 	free(r->hits);
 	free(r->bytes);
+	free(r->ev);
+	free(r->outs);
 	free(r->corrupt);
 	for (size_t i = 0; i < r->nspaces; i++)
 		space_free(&r->spaces[i]);

@@ -8,11 +8,19 @@
  * (backend/callcount.h) like the shim's report, so the call-site mechanism
  * symbolizes both the same way.
  *
- * What it gives: calls and bytes per call stack, for the main thread only
- * (uprobe events are not inherited, backend/callcount.h); the spawning
- * functions are probed too, and a run whose main thread called one is
- * incomplete. Not temporaries: they need each allocation's returned pointer
- * (a return probe) paired with free's argument, which this does not take.
+ * What it gives: calls, bytes and temporaries per call stack, for the main
+ * thread only (uprobe events are not inherited, backend/callcount.h); the
+ * spawning functions are probed too, and a run whose main thread called one
+ * is incomplete. Temporaries as the shim counts them (lib/count/count.c,
+ * heaptrack's: an allocation freed as the thread's very next heap event)
+ * come from a return probe on each allocating function (the pointer it
+ * returned: %rax, x0; posix_memalign's is read from the stack copied at its
+ * return, where its first argument points) and an entry probe on free (its
+ * argument), put back in the thread's order by the samples' times: the
+ * kernel writes a task's samples into the buffer of the CPU it ran on.
+ * Calls made from inside another probed function (glibc's realloc(NULL, n)
+ * calls malloc, realloc(p, 0) calls free) are the outer call's, not calls
+ * of their own, as the shim, which sees only calls into libc, counts them.
  *
  * Invariants: the callcount set (uprobe mode) outlives its allocprobe (its
  * probe paths are the events' config1); a run's reader thread touches only
@@ -35,14 +43,24 @@
  * the ring buffer for every call; a frame beyond the copy ends the site. */
 #define ALLOCPROBE_STACK 4096
 
-/* How a probed function's size is found in its arguments. */
-enum allocprobe_size { AP_ARG0, AP_ARG1, AP_ARG2, AP_ARG0_X_ARG1, AP_SPAWN };
+/* How a probed function's size is found in its arguments; or what else
+ * the probe is. */
+enum allocprobe_size {
+	AP_ARG0, AP_ARG1, AP_ARG2, AP_ARG0_X_ARG1,
+	AP_FREE,		/* free(p): entry only */
+	AP_RETURN,		/* the return of probe ret_of[i] */
+	AP_SPAWN,		/* a thread- or process-creating function */
+};
 
 struct allocprobe {
 	size_t n;
 	const char **path;		/* per probe, owned by the callcount set */
 	uint64_t *offset;
+	unsigned *flags;		/* SAMPLE_UPROBE_* */
 	enum allocprobe_size *size;
+	size_t *ret_of;			/* AP_RETURN: its entry probe */
+	unsigned char *frees_arg0;	/* realloc: the entry frees its first argument */
+	unsigned char *out_arg0;	/* posix_memalign: the pointer goes to *arg0 */
 	struct sample_opts so;
 	unsigned frames;		/* frames per site (--profile-frames) */
 };
@@ -55,11 +73,14 @@ void allocprobe_release(struct allocprobe *ap);
 
 struct allocprobe_hit;
 struct allocprobe_space;
+struct allocprobe_event;
 
 struct allocprobe_run {
 	const struct allocprobe *ap;
 	struct sample_set set;
 	int open;
+	pid_t pid;			/* the traced process, stopped while the reader unwinds */
+	unsigned pauses;
 	/* what the reader copied out: mappings, and the raw hits */
 	struct sym_map *maps;
 	uint32_t *map_pid;
@@ -68,8 +89,14 @@ struct allocprobe_run {
 	size_t nhits, hits_alloc;
 	unsigned char *bytes;		/* the hits' registers and stack copies */
 	size_t nbytes, bytes_alloc;
-	uint64_t lost, spawns;
+	uint64_t lost, spawns, noregs;
 	char *corrupt;
+	/* every heap event in the order the CPUs' buffers gave them, for the
+	 * temporaries; posix_memalign's stack copies at its returns */
+	struct allocprobe_event *ev;
+	size_t nev, ev_alloc;
+	unsigned char *outs;
+	size_t nouts, outs_alloc;
 	/* the hits unwound so far, summed into sites (one image per pid) */
 	struct callcount_sites sites;
 	size_t *sites_alloc;		/* per image */
@@ -84,9 +111,10 @@ int allocprobe_attach(struct allocprobe_run *r, const struct allocprobe *ap, pid
 
 /*
  * After the run: stop the reader, unwind every hit and sum the sites into
- * out (one image per process). spawns = calls of the spawning functions;
- * lost = hits the kernel could not write (then the counts are low). -1
- * with err when a buffer was corrupt.
+ * out (one image per process), temporaries included. spawns = calls of the
+ * spawning functions; lost = hits the kernel could not write (then the
+ * counts are low). -1 with err when a buffer was corrupt or the calls and
+ * returns do not pair up.
  */
 int allocprobe_finish(struct allocprobe_run *r, struct callcount_sites *out, uint64_t *spawns,
 		      uint64_t *lost, struct error *err);

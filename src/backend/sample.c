@@ -21,8 +21,10 @@
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "core/sort.h"
 #include "core/strbuf.h"
 #include "host/sysctl.h"
 
@@ -70,6 +72,11 @@ static void fill_attr(struct perf_event_attr *a, const struct sample_opts *o, in
 		a->config2 = o->uprobe_offset[0];
 		a->sample_period = 1;
 		inherit = 0;	/* see sample.h: config1 is our pointer */
+		/* which probe wrote a sample, and when: the calls of a task that
+		 * moved between CPUs are put back in order by the time, one
+		 * clock for all CPUs */
+		a->use_clockid = 1;
+		a->clockid = CLOCK_MONOTONIC;
 	} else if (o->event == SAMPLE_CYCLES) {
 		a->type = PERF_TYPE_HARDWARE;
 		a->config = PERF_COUNT_HW_CPU_CYCLES;
@@ -82,6 +89,8 @@ static void fill_attr(struct perf_event_attr *a, const struct sample_opts *o, in
 		a->sample_freq = o->freq;
 	}
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
+	if (o->event == SAMPLE_UPROBE)
+		a->sample_type |= PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TIME;
 	if (o->chain == SAMPLE_CHAIN_FP)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 	if (o->chain == SAMPLE_CHAIN_DWARF) {
@@ -105,6 +114,56 @@ static void fill_attr(struct perf_event_attr *a, const struct sample_opts *o, in
 static int open_event(struct perf_event_attr *a, pid_t pid, int cpu)
 {
 	return (int)syscall(SYS_perf_event_open, a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* SAMPLE_UPROBE: the attributes of probe p, from probe 0's. */
+static void probe_attr(struct perf_event_attr *a, const struct sample_opts *o, size_t p)
+{
+	unsigned f = o->uprobe_flags ? o->uprobe_flags[p] : 0;
+
+	a->config = (f & SAMPLE_UPROBE_RET) ? 1 : 0;	/* format/retprobe: config:0 */
+	a->config1 = (uint64_t)(uintptr_t)o->uprobe_path[p];
+	a->config2 = o->uprobe_offset[p];
+	if (o->chain == SAMPLE_CHAIN_DWARF)
+		a->sample_stack_user = (f & SAMPLE_UPROBE_NOSTACK) ? 0 :
+				       o->stack_bytes ? o->stack_bytes : SAMPLE_STACK_MAX;
+}
+
+/* Keep the kernel's id of probe p's event fd (what PERF_SAMPLE_IDENTIFIER
+ * carries); the set was sized for every probe on every CPU. */
+static int keep_id(struct sample_set *s, int fd, size_t p)
+{
+	uint64_t id;
+
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
+		return -1;
+	s->ids[s->nids++] = (struct sample_id){ id, p };
+	return 0;
+}
+
+static int id_cmp(const void *a, const void *b)
+{
+	const struct sample_id *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Which probe wrote the sample with this identifier; -1 if none. */
+static long probe_of_id(const struct sample_set *s, uint64_t id)
+{
+	size_t lo = 0, hi = s->nids;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->ids[mid].id == id)
+			return (long)s->ids[mid].probe;
+		if (s->ids[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
 }
 
 static void refusal(const struct sample_opts *o, int errnum, struct error *err)
@@ -137,6 +196,8 @@ int sample_probe(const struct sample_opts *o, struct error *err)
 
 	fill_attr(&a, o, 0);
 	a.enable_on_exec = 0;
+	if (o->event == SAMPLE_UPROBE)
+		probe_attr(&a, o, 0);
 	fd = open_event(&a, 0, -1);
 	if (fd < 0) {
 		refusal(o, errno, err);
@@ -153,6 +214,9 @@ static void cleanup(struct sample_set *s)
 			close(s->extra[i]);
 	free(s->extra);
 	s->extra = NULL;
+	free(s->ids);
+	s->ids = NULL;
+	s->nids = 0;
 	for (size_t i = 0; i < s->ncpu; i++) {
 		if (s->map && s->map[i])
 			munmap(s->map[i], (s->pages + 1) * s->page_size);
@@ -174,6 +238,8 @@ static int open_more(struct sample_set *s, const struct perf_event_attr *a0, pid
 	struct perf_event_attr a = *a0;
 	size_t n = s->o.event == SAMPLE_UPROBE ? s->o.nuprobes : 0;
 
+	if (n && keep_id(s, s->fd[i], 0))
+		return -1;
 	if (n < 2)
 		return 0;
 	if (!s->extra) {
@@ -185,13 +251,12 @@ static int open_more(struct sample_set *s, const struct perf_event_attr *a0, pid
 	for (size_t p = 1; p < n; p++) {
 		int fd;
 
-		a.config1 = (uint64_t)(uintptr_t)s->o.uprobe_path[p];
-		a.config2 = s->o.uprobe_offset[p];
+		probe_attr(&a, &s->o, p);
 		fd = open_event(&a, pid, (int)i);
 		if (fd < 0)
 			return -1;
 		s->extra[i * (n - 1) + p - 1] = fd;
-		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->fd[i]) < 0)
+		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->fd[i]) < 0 || keep_id(s, fd, p))
 			return -1;
 	}
 	return 0;
@@ -213,6 +278,10 @@ int sample_open(struct sample_set *s, pid_t pid, const struct sample_opts *o,
 	s->fd = xcalloc(s->ncpu, sizeof(int));
 	s->map = xcalloc(s->ncpu, sizeof(void *));
 	fill_attr(&a, o, 1);
+	if (o->event == SAMPLE_UPROBE) {
+		probe_attr(&a, o, 0);
+		s->ids = xcalloc(s->ncpu * (o->nuprobes ? o->nuprobes : 1), sizeof(*s->ids));
+	}
 	/* Wake a reader polling the fds when a quarter of a buffer is written. */
 	a.watermark = 1;
 	a.wakeup_watermark = (uint32_t)(s->pages * s->page_size / 4);
@@ -246,6 +315,7 @@ int sample_open(struct sample_set *s, pid_t pid, const struct sample_opts *o,
 		cleanup(s);
 		return -1;
 	}
+	sort_n(s->ids, s->nids, sizeof(*s->ids), id_cmp);
 	return 0;
 }
 
@@ -325,7 +395,19 @@ static int parse_sample(const struct sample_set *s, struct cursor *c, struct sam
 	static __thread uint64_t regs[SAMPLE_NREGS];
 
 	r->type = SREC_SAMPLE;
-	if (take(c, &r->ip, 8) || take(c, ids, 8) || take(c, &r->period, 8))
+	r->probe = -1;
+	if (s->o.event == SAMPLE_UPROBE) {
+		uint64_t id;
+
+		if (take(c, &id, 8))
+			return -1;
+		r->probe = probe_of_id(s, id);
+	}
+	if (take(c, &r->ip, 8) || take(c, ids, 8))
+		return -1;
+	if (s->o.event == SAMPLE_UPROBE && take(c, &r->time, 8))
+		return -1;
+	if (take(c, &r->period, 8))
 		return -1;
 	r->pid = ids[0];
 	r->tid = ids[1];

@@ -31,11 +31,17 @@
  * SAMPLE_UPROBE: every call of the functions at the given file offsets, one
  * sample per call (sample_period 1), through the kernel's uprobe PMU
  * (attr.type from sysfs, config1 a pointer to the path, config2 the file
- * offset, config bit 0 "retprobe" left 0: an entry probe). The probes of a
- * CPU share one ring buffer (PERF_EVENT_IOC_SET_OUTPUT); a sample's ip is
- * the probed address. Not inherited: an inherited uprobe event re-reads
- * config1, a pointer valid in this process only (backend/callcount.h), so
- * the samples are the task's (main thread's) own, across exec.
+ * offset, config bit 0 "retprobe" set for a return probe: the kernel's
+ * /sys/bus/event_source/devices/uprobe/format/retprobe is "config:0"). The
+ * probes of a CPU share one ring buffer (PERF_EVENT_IOC_SET_OUTPUT); a
+ * sample's ip is the probed address (an entry probe) or the return address
+ * (a return probe). Each sample says which probe wrote it
+ * (PERF_SAMPLE_IDENTIFIER, mapped back through PERF_EVENT_IOC_ID) and when
+ * (PERF_SAMPLE_TIME on CLOCK_MONOTONIC, one clock for every CPU), so that
+ * the calls of a task that moved between CPUs can be put back in order.
+ * Not inherited: an inherited uprobe event re-reads config1, a pointer
+ * valid in this process only (backend/callcount.h), so the samples are the
+ * task's (main thread's) own, across exec.
  */
 enum sample_event { SAMPLE_CPU_CLOCK, SAMPLE_CYCLES, SAMPLE_UPROBE };
 
@@ -67,8 +73,13 @@ struct sample_opts {
 	int uprobe_type;
 	const char *const *uprobe_path;
 	const uint64_t *uprobe_offset;
+	const unsigned *uprobe_flags;	/* per probe, SAMPLE_UPROBE_*; NULL: all 0 */
 	size_t nuprobes;
 };
+
+/* uprobe_flags: a return probe; no stack copy (registers only). */
+#define SAMPLE_UPROBE_RET 1u
+#define SAMPLE_UPROBE_NOSTACK 2u
 
 #define SAMPLE_MAX_CHAIN 64
 
@@ -79,6 +90,9 @@ struct sample_rec {
 	enum sample_rec_type type;
 	uint32_t pid, tid;
 	uint64_t ip, period;		/* SREC_SAMPLE */
+	uint64_t time;			/* SREC_SAMPLE of SAMPLE_UPROBE: CLOCK_MONOTONIC ns */
+	long probe;			/* SREC_SAMPLE of SAMPLE_UPROBE: which probe, -1
+					 * when the identifier is none of the set's */
 	const uint64_t *chain;		/* SAMPLE_CHAIN_FP: user frames, ip first */
 	size_t nchain;
 	/* SAMPLE_CHAIN_DWARF: the user registers in DWARF numbering (nregs of
@@ -94,11 +108,19 @@ struct sample_rec {
 	uint64_t lost;			/* SREC_LOST: records the kernel could not write */
 };
 
+struct sample_id {
+	uint64_t id;
+	size_t probe;
+};
+
 struct sample_set {
 	int *fd;		/* per CPU, -1 when not opened */
 	int *extra;		/* SAMPLE_UPROBE: the other probes' fds, per CPU
 				 * (nuprobes - 1 each), writing into fd's buffer */
 	void **map;		/* per CPU ring buffer, or NULL */
+	struct sample_id *ids;	/* SAMPLE_UPROBE: the kernel's id of each probe's
+				 * event (per CPU), sorted by id once opened */
+	size_t nids;
 	size_t ncpu, pages, page_size;
 	struct sample_opts o;
 };

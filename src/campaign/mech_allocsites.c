@@ -94,7 +94,7 @@ static int plan_uprobes(struct campaign *c, struct sites_state *s, size_t v, str
 
 	callcount_release(cs);
 	callcount_init(cs);
-	if (callcount_add(cs, "allocs", err) ||
+	if (callcount_add(cs, "allocs", err) || callcount_add(cs, "frees", err) ||
 	    callcount_resolve(cs, &co, c->res.variants[v].argv[0], err) ||
 	    allocprobe_init(&s->probes[v], cs, sysfs_pmu_find(&c->model, "uprobe")->type,
 			    s->frames, err))
@@ -161,13 +161,12 @@ static void note_uprobe_variants(struct campaign *c, struct sites_state *s)
 		strbuf_addf(&of, "%s'%s'", n++ ? ", " : "", printable_in(&pv, c->res.variants[v].name));
 	}
 	if (n)
-		result_add_note(&c->res, NOTE_NOTE, NULL,
-				"temporaries need the LD_PRELOAD shim: build the program "
-				"dynamically linked",
+		result_add_note(&c->res, NOTE_NOTE, NULL, NULL,
 				"allocation call sites%s%s: statically linked, so traced with "
-				"sampling uprobes on the allocation functions (a %d-byte copy of "
-				"the user stack per call, unwound with libdwfl), main thread "
-				"only; calls and bytes, no temporaries",
+				"sampling uprobes on the allocation functions and free (a %d-byte "
+				"copy of the user stack per allocating call, unwound with libdwfl; "
+				"return probes for the pointers, put in order by time), main "
+				"thread only",
 				c->res.nvariants > 1 ? " of " : "", c->res.nvariants > 1 ? of.buf : "",
 				ALLOCPROBE_STACK);
 	strbuf_release(&pv);
@@ -217,12 +216,11 @@ static int sites_plan(struct campaign *c, void **state, struct error *err)
 	result_add_note(&c->res, NOTE_NOTE, NULL, NULL,
 			"allocation call sites: from %u traced run%s per variant, not timed and "
 			"outside every statistic (%s unwinds each allocating call, "
-			"%u frame%s); exact counts for a deterministic program%s",
+			"%u frame%s); exact counts for a deterministic program; temporaries as "
+			"heaptrack defines them (freed before the thread's next heap call)",
 			c->traced_blocks, c->traced_blocks == 1 ? "" : "s",
 			shim ? "the LD_PRELOAD shim" : "libdwfl", s->frames,
-			s->frames == 1 ? "" : "s",
-			shim ? "; temporaries as heaptrack defines them (freed before the "
-			       "thread's next heap call)" : "");
+			s->frames == 1 ? "" : "s");
 	note_uprobe_variants(c, s);
 	return 0;
 }
@@ -415,7 +413,7 @@ static void check_agreement(struct campaign *c, struct sites_state *s, size_t v,
 }
 
 static void record_sites(struct campaign *c, struct sites_state *s, size_t v,
-			 const struct callcount_sites *cs, size_t run_index, int temps)
+			 const struct callcount_sites *cs, size_t run_index)
 {
 	struct site_sum *t;
 	uint64_t unsited;
@@ -427,9 +425,8 @@ static void record_sites(struct campaign *c, struct sites_state *s, size_t v,
 				   (double)t[i].calls);
 		campaign_set_value(c, run_index, site_metric(c, ALLOC_BYTES, &t[i], "B"),
 				   (double)t[i].bytes);
-		if (temps)	/* uprobes take none: absent, not 0 */
-			campaign_set_value(c, run_index, site_metric(c, ALLOC_TEMPS, &t[i], ""),
-					   (double)t[i].temps);
+		campaign_set_value(c, run_index, site_metric(c, ALLOC_TEMPS, &t[i], ""),
+				   (double)t[i].temps);
 		tot[0] += (double)t[i].calls;
 		tot[1] += (double)t[i].bytes;
 		tot[2] += (double)t[i].temps;
@@ -493,7 +490,7 @@ static void probes_end(struct campaign *c, struct sites_state *s, struct sites_r
 			 "buffer was full)", (unsigned long long)lost);
 		note_left_out(c, s, why);
 	} else {
-		record_sites(c, s, v, &cs, run_index, 0);
+		record_sites(c, s, v, &cs, run_index);
 	}
 	callcount_sites_release(&cs);
 }
@@ -524,7 +521,7 @@ static void sites_end(struct campaign *c, void *state, void *run,
 	else if (callcount_values_incomplete(&vals, why, sizeof(why)))
 		note_left_out(c, s, why);
 	else
-		record_sites(c, s, v, &cs, run_index, 1);
+		record_sites(c, s, v, &cs, run_index);
 	note_unwinder(c, s, &cs);
 	callcount_sites_release(&cs);
 	callcount_values_release(&vals);

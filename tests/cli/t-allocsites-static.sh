@@ -1,10 +1,13 @@
 # --profile=allocs on a statically linked program: the LD_PRELOAD shim
 # cannot load, so the traced run samples uprobes on the allocation
-# functions of the program's ELF and unwinds each call with libdwfl. The
-# counts are exact, and the same as the shim's on the dynamic build of the
-# same program (allocn.c: N rounds of malloc 16, calloc 1x16, realloc to
-# 64, free, free from rounds(); temps=K adds K malloc(24)+free from
-# extra_temps()). Temporaries need the shim: they are absent, said in a note.
+# functions of the program's ELF and unwinds each call with libdwfl; return
+# probes and a probe on free give the temporaries. The counts are exact, and
+# the same as the shim's on the dynamic build of the same program (allocn.c:
+# N rounds of malloc 16, calloc 1x16, realloc to 64, free, free from
+# rounds(), one temporary each; temps=K adds K malloc(24)+free from
+# extra_temps(); all adds aligned_alloc, posix_memalign, memalign and valloc,
+# each freed at once; edges adds realloc(NULL, 32) and realloc to 0 bytes,
+# which a static glibc turns into calls of malloc and free of its own).
 . "$TESTLIB"
 S=$BUILD/allocn-static
 D=$BUILD/allocn
@@ -24,15 +27,16 @@ fi
 run_pm 0 compare --profile=allocs --profile-frames 2 --blocks 2 --seed 3 -o t.json -n base -- "$S" 300 -n more -- "$S" 300 temps=200
 expect_in out "allocations by call site"
 expect_in out "statically linked, so traced with sampling uprobes"
-expect_in t.json "temporaries need the LD_PRELOAD shim"
+expect_in t.json "return probes for the pointers"
 expect_eq "$(jv t.json alloc_sites.0.sites.0.site)" "extra_temps<main" "the site of the change"
 expect_eq "$(jv t.json alloc_sites.0.sites.0.calls.delta)" 200.0 "Δcalls at extra_temps"
 expect_eq "$(jv t.json alloc_sites.0.sites.0.bytes.delta)" 4800.0 "Δbytes at extra_temps"
+expect_eq "$(jv t.json alloc_sites.0.sites.0.temporaries.delta)" 200.0 "Δtemporaries at extra_temps"
 expect_eq "$(json_find t.json alloc_sites.0.sites site "rounds<main" calls.variant)" 900.0 "rounds' calls"
 expect_eq "$(json_find t.json alloc_sites.0.sites site "rounds<main" bytes.variant)" 28800.0 "rounds' bytes"
+expect_eq "$(json_find t.json alloc_sites.0.sites site "rounds<main" temporaries.variant)" 300.0 "rounds' temporaries"
 expect_eq "$(json_find t.json alloc_sites.0.sites site "rounds<main" calls.delta)" 0.0 "rounds' change"
-# No temporaries were measured: no run carries an alloc-temp metric.
-jv t.json runs.0.values | grep -q '"alloc-temp:' && fail "a uprobe-traced run has temporaries"
+expect_eq "$(json_find t.json alloc_sites.0.sites site "rounds<main" temporaries.delta)" 0.0 "rounds' temporaries' change"
 expect_eq "$(jv t.json runs.0.traced)" true "the first run is traced"
 
 # A/A: two traced runs per variant agree, and no site changes.
@@ -44,22 +48,33 @@ n=$(jv aa.json alloc_sites.0.sites.#)
 [ "$n" -ge 2 ] || fail "A/A: fewer than 2 sites"
 i=0
 while [ "$i" -lt "$n" ]; do
-	for k in calls bytes; do
+	for k in calls bytes temporaries; do
 		expect_eq "$(jv aa.json alloc_sites.0.sites.$i.$k.delta)" 0.0 "A/A site $i $k"
 	done
 	i=$((i + 1))
 done
 
-# The shim on the dynamic build finds the same calls and bytes per site.
-run_pm 0 stat --profile=allocs --profile-frames 2 -r 1 -o dyn.json -- "$D" 300 temps=200
-run_pm 0 stat --profile=allocs --profile-frames 2 -r 1 -o sta.json -- "$S" 300 temps=200
-for site in "rounds<main" "extra_temps<main"; do
-	for k in calls bytes; do
+# The shim on the dynamic build finds the same calls, bytes and temporaries
+# per site, with every allocation function and realloc's edges.
+run_pm 0 stat --profile=allocs --profile-frames 2 -r 1 -o dyn.json -- "$D" 300 temps=200,all,edges
+run_pm 0 stat --profile=allocs --profile-frames 2 -r 1 -o sta.json -- "$S" 300 temps=200,all,edges
+for site in "rounds<main" "extra_temps<main" "edge_reallocs<main"; do
+	for k in calls bytes temporaries; do
 		expect_eq "$(json_find sta.json alloc_sites.0.sites site "$site" $k)" \
 			"$(json_find dyn.json alloc_sites.0.sites site "$site" $k)" "$site $k: uprobes vs shim"
 	done
 done
 expect_eq "$(json_find sta.json alloc_sites.0.sites site "extra_temps<main" calls)" 200.0 "extra_temps calls"
+# Per round: 7 allocating calls, 5 of them temporaries (the realloc's
+# result freed first, then the four aligned ones); realloc's edges: 2 calls
+# (32 bytes, then 0), the first a temporary (realloc to 0 frees it).
+expect_eq "$(json_find sta.json alloc_sites.0.sites site "rounds<main" calls)" 2100.0 "rounds, all: calls"
+expect_eq "$(json_find sta.json alloc_sites.0.sites site "rounds<main" temporaries)" 1500.0 "rounds, all: temporaries"
+expect_eq "$(json_find sta.json alloc_sites.0.sites site "edge_reallocs<main" calls)" 600.0 "edges: calls"
+expect_eq "$(json_find sta.json alloc_sites.0.sites site "edge_reallocs<main" bytes)" 9600.0 "edges: bytes"
+expect_eq "$(json_find sta.json alloc_sites.0.sites site "edge_reallocs<main" temporaries)" 300.0 "edges: temporaries"
+# No site is made of realloc's own inner calls.
+expect_not_in sta.json "[unknown]"
 # The report recomputes the section from the result alone.
 run_pm 0 report sta.json
 expect_in out "extra_temps<main"
@@ -68,15 +83,17 @@ expect_in out "extra_temps<main"
 run_pm 0 stat --profile=allocs -r 1 -- "$S" 10 thread
 expect_in out "allocation call sites of some traced runs are left out: the program started threads"
 
-# A program that allocates faster than the reader drains the buffers may
-# lose hits (how many depends on the host's load): then the run is left out
-# with the number, never counted low.
+# A program that allocates in a loop: the reader stops it while it unwinds,
+# so its buffers do not fill. If hits were lost all the same (a host so
+# loaded that the reader is not scheduled), the run is left out with the
+# number, never counted low.
 run_pm 0 stat --profile=allocs --profile-frames 2 -r 1 -o many.json -- "$S" 100000
 if grep -qF "the kernel dropped" out; then
 	expect_in out "allocation call sites of some traced runs are left out"
 	jv many.json runs.0.values | grep -q '"alloc-calls:' && fail "a run with lost hits has sites"
 else
 	expect_eq "$(json_find many.json alloc_sites.0.sites site "rounds<main" calls)" 300000.0 "100000 rounds"
+	expect_eq "$(json_find many.json alloc_sites.0.sites site "rounds<main" temporaries)" 100000.0 "100000 rounds' temporaries"
 fi
 
 # A user without CAP_PERFMON: the uprobes do not open, the warning says why.

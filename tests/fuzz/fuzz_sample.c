@@ -1,6 +1,8 @@
 /*
  * Fuzz harness: the profiler's sampling records. The input is byte 0, the
- * call-chain mode (none, fp or dwarf: what the sample records carry), byte 1,
+ * call-chain mode (none, fp or dwarf: what the sample records carry; 3:
+ * the uprobe samples of the allocation call sites, dwarf with the probe's
+ * identifier and the time, identifiers 1-3 known as probes 0-2), byte 1,
  * where in the ring the records start (so that records wrap at the end of
  * the buffer), then the bytes of a perf ring buffer: what the kernel would
  * have written. They are read by sample_read from a ring of one page laid
@@ -54,7 +56,8 @@ static void on_record(void *ctx, const struct sample_rec *r)
 	struct seen *s = ctx;
 	uint64_t pcs[32];
 
-	s->sum += r->ip + r->period + r->pid + r->tid + r->lost + r->start + r->len;
+	s->sum += r->ip + r->period + r->pid + r->tid + r->lost + r->start + r->len + r->time +
+		  (uint64_t)r->probe;
 	for (size_t i = 0; i < r->nchain; i++)
 		s->sum += r->chain[i];
 	if (r->path)
@@ -78,6 +81,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct perf_event_mmap_page *meta;
 	struct seen seen = { 0 };
 	struct error err;
+	static const char *paths[3] = { "/a", "/b", "/c" };
+	static const uint64_t offsets[3] = { 0x10, 0x20, 0x30 };
+	struct sample_id ids[3] = { { 1, 0 }, { 2, 1 }, { 3, 2 } };
 	void *maps[1];
 	int fds[1] = { -1 };
 	size_t len, start;
@@ -93,7 +99,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memset(ring, 0, 2 * page);
 	memset(&set, 0, sizeof(set));
-	set.o.chain = (enum sample_chain)(data[0] % 3);
+	set.o.chain = (enum sample_chain)(data[0] % 4 == 3 ? SAMPLE_CHAIN_DWARF : data[0] % 4);
+	if (data[0] % 4 == 3) {
+		set.o.event = SAMPLE_UPROBE;
+		set.o.uprobe_path = paths;
+		set.o.uprobe_offset = offsets;
+		set.o.nuprobes = 3;
+		set.ids = ids;
+		set.nids = 3;
+	}
 	start = data[1] * (page / 256);
 	len = size - 2 < page ? size - 2 : page;
 	for (size_t i = 0; i < len; i++)	/* the ring wraps at its end */

@@ -10,6 +10,10 @@
  *     _exit  end with _exit(0) instead of returning from main
  *     temps=K  also K temporaries (malloc of 24 bytes, freed at once) from
  *            the function extra_temps: the call-site tests' known answer
+ *     edges  also, from the function edge_reallocs, realloc(NULL, 32) and
+ *            realloc of that to 0 bytes (which frees it), then free(NULL):
+ *            inside a static glibc the first calls malloc and the second
+ *            free, calls that are realloc's, not the program's
  *
  * One round is malloc, calloc, realloc, free, free (+ 4 allocations and 4
  * frees with `all`). The functions are called through volatile pointers so
@@ -58,6 +62,18 @@ __attribute__((noinline)) static void extra_temps(long k)
 {
 	for (long i = 0; i < k; i++)
 		p_free(p_malloc(24));
+}
+
+/* realloc's edges, once per round: 2 allocating calls (32 bytes, then 0),
+ * the first a temporary (realloc to 0 bytes frees it at once). */
+__attribute__((noinline)) static void edge_reallocs(long n)
+{
+	for (long i = 0; i < n; i++) {
+		void *d = p_realloc(NULL, 32);
+
+		d = p_realloc(d, 0);
+		p_free(d);
+	}
 }
 
 static long mode_value(const char *modes, const char *key)
@@ -116,6 +132,8 @@ int main(int argc, char **argv)
 	}
 	rounds(n, all);
 	extra_temps(mode_value(modes, "temps="));
+	if (has_mode(modes, "edges"))
+		edge_reallocs(n);
 	if (has_mode(modes, "exec")) {
 		char *args[] = { argv[0], argv[1], (char *)(all ? "all" : ""), NULL };
 
