@@ -7,7 +7,8 @@
 # rounds(), one temporary each; temps=K adds K malloc(24)+free from
 # extra_temps(); all adds aligned_alloc, posix_memalign, memalign and valloc,
 # each freed at once; edges adds realloc(NULL, 32) and realloc to 0 bytes,
-# which a static glibc turns into calls of malloc and free of its own).
+# which a static glibc turns into calls of malloc and free of its own; hop
+# moves the program to another CPU every 10 rounds).
 . "$TESTLIB"
 S=$BUILD/allocn-static
 D=$BUILD/allocn
@@ -75,6 +76,16 @@ expect_eq "$(json_find sta.json alloc_sites.0.sites site "edge_reallocs<main" by
 expect_eq "$(json_find sta.json alloc_sites.0.sites site "edge_reallocs<main" temporaries)" 300.0 "edges: temporaries"
 # No site is made of realloc's own inner calls.
 expect_not_in sta.json "[unknown]"
+# The program hops to the next CPU every 10 rounds: its samples land in
+# both CPUs' buffers, and only their times put the returns and frees back
+# in order (read in buffer order, these calls pair wrongly).
+if [ "$(nproc)" -ge 2 ]; then
+	run_pm 0 stat --profile=allocs --profile-frames 2 -r 1 -o hop.json -- "$S" 300 hop,all
+	expect_eq "$(json_find hop.json alloc_sites.0.sites site "rounds<main" calls)" 2100.0 "hopping: calls"
+	expect_eq "$(json_find hop.json alloc_sites.0.sites site "rounds<main" temporaries)" 1500.0 "hopping: temporaries"
+else
+	echo "skip: one CPU: the samples of a hopping program were not tested"
+fi
 # The report recomputes the section from the result alone.
 run_pm 0 report sta.json
 expect_in out "extra_temps<main"

@@ -10,6 +10,8 @@
  *     _exit  end with _exit(0) instead of returning from main
  *     temps=K  also K temporaries (malloc of 24 bytes, freed at once) from
  *            the function extra_temps: the call-site tests' known answer
+ *     hop    move to the next CPU it may run on every 10 rounds (the
+ *            traced samples then land in several CPUs' buffers)
  *     edges  also, from the function edge_reallocs, realloc(NULL, 32) and
  *            realloc of that to 0 bytes (which frees it), then free(NULL):
  *            inside a static glibc the first calls malloc and the second
@@ -22,6 +24,7 @@
  * uses no stdio, whose buffers would add allocations of their own.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -38,10 +41,40 @@ static void *(*volatile p_valloc)(size_t) = valloc;
 extern void *memalign(size_t, size_t);
 static void *(*volatile p_memalign)(size_t, size_t) = memalign;
 
+static int hop;
+
+/* The next CPU of the ones this process may run on, after cpu. */
+static void hop_cpu(long round)
+{
+	static cpu_set_t allowed;
+	static int have;
+	cpu_set_t one;
+	int n, k;
+
+	if (!have && sched_getaffinity(0, sizeof(allowed), &allowed) == 0)
+		have = 1;
+	if (!have || (n = CPU_COUNT(&allowed)) < 2)
+		return;
+	k = (int)(round / 10 % n);
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &allowed) || k--)
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		sched_setaffinity(0, sizeof(one), &one);
+		return;
+	}
+}
+
 static void rounds(long n, int all)
 {
 	for (long i = 0; i < n; i++) {
-		void *a = p_malloc(16), *b = p_calloc(1, 16), *c = NULL;
+		void *a, *b, *c = NULL;
+
+		if (hop && i % 10 == 0)
+			hop_cpu(i);
+		a = p_malloc(16);
+		b = p_calloc(1, 16);
 
 		a = p_realloc(a, 64);
 		p_free(a);
@@ -111,6 +144,8 @@ int main(int argc, char **argv)
 	long n = argc > 1 ? strtol(argv[1], NULL, 10) : 0;
 	const char *modes = argc > 2 ? argv[2] : "";
 	int all = has_mode(modes, "all");
+
+	hop = has_mode(modes, "hop");
 
 	if (has_mode(modes, "fork")) {
 		pid_t pid = fork();
