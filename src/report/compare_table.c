@@ -214,10 +214,15 @@ static void rows(const struct result *r, const struct comparison_set *s,
 	}
 }
 
+/* "+5.4% [+0.5%, +10.1%]"; an interval one block cannot bound is "unbounded",
+ * as the table says. */
 static void pct_interval(struct strbuf *sb, const struct comparison *c)
 {
-	strbuf_addf(sb, "%+.1f%% [%+.1f%%, %+.1f%%]", 100 * (c->ratio - 1), 100 * (c->ci_lo - 1),
-		    100 * (c->ci_hi - 1));
+	strbuf_addf(sb, "%+.1f%% ", 100 * (c->ratio - 1));
+	if (isfinite(c->ci_lo) && isfinite(c->ci_hi))
+		strbuf_addf(sb, "[%+.1f%%, %+.1f%%]", 100 * (c->ci_lo - 1), 100 * (c->ci_hi - 1));
+	else
+		strbuf_adds(sb, "[unbounded]");
 }
 
 /* One line per variant: the verdict of the primary metric, which the

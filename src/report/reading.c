@@ -154,10 +154,13 @@ void report_demo_reading(const struct result *r, double rows, struct strbuf *out
 			continue;
 		any = t;
 		strbuf_addf(out, "  %s: %s", r->variants[v].name, comparison_verdict_word(r, t));
-		if (isfinite(t->ratio))
+		if (isfinite(t->ratio) && isfinite(t->ci_lo) && isfinite(t->ci_hi))
 			strbuf_addf(out, ", wall time %+.1f%% [%+.1f%%, %+.1f%%] (n %zu)",
 				    100 * (t->ratio - 1), 100 * (t->ci_lo - 1), 100 * (t->ci_hi - 1),
 				    t->n);
+		else if (isfinite(t->ratio))
+			strbuf_addf(out, ", wall time %+.1f%% [unbounded] (n %zu)",
+				    100 * (t->ratio - 1), t->n);
 		if (al && isfinite(rows) && rows > 0 && isfinite(al->mean_b))
 			strbuf_addf(out, "; %.2f allocations per constraint vs %.2f",
 				    al->mean_b / rows, al->mean_a / rows);

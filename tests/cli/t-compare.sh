@@ -152,3 +152,10 @@ if command -v cc >/dev/null; then
 			fail "non-PIE warning"
 	fi
 fi
+
+# One block bounds no interval: the headline says so, as the table does,
+# instead of printing nan.
+run_pm 0 compare --blocks 1 -- "$BUILD/busy" 1000 -- "$BUILD/busy" 2000
+expect_in out "wall-time: B is INCONCLUSIVE"
+expect_in out "[unbounded] (n 1)"
+expect_not_in out "nan"
