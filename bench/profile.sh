@@ -10,7 +10,10 @@
 #   load on the host than wall time);
 # - the whole campaign's time per run: what the user waits, symbolization
 #   and unwinding in pmustat included.
-# Ratios are against the campaign without profiling, run side by side.
+# Ratios are against the campaign without profiling, run side by side:
+# the ratio of the medians, and the paired one (each round's campaign with
+# profiling against the same round's without, geometric mean of the rounds'
+# ratios with a 95% t interval: how sharp the figure is on this host).
 set -eu
 PMUSTAT=${1:?usage: bench/profile.sh PMUSTAT}
 BUILD=$(dirname "$PMUSTAT")
@@ -68,6 +71,20 @@ for r in $(seq "$ROUNDS"); do
 		perf_run perf-dwarf --call-graph dwarf
 	fi
 done
+# paired FILE0 FILE1: geometric mean of the per-round ratios FILE1/FILE0
+# (one value per line, round by round) and its 95% t interval
+paired() {
+	paste "$1" "$2" | awk '
+	BEGIN { split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086", t, " ") }
+	$1 > 0 && $2 > 0 { x[++n] = log($2 / $1); s += x[n] }
+	END {
+		if (n < 2) { print "-"; exit }
+		m = s / n
+		for (i = 1; i <= n; i++) v += (x[i] - m) ^ 2
+		h = (n - 1 <= 20 ? t[n - 1] : 2.0) * sqrt(v / (n - 1) / n)
+		printf "%.3f [%.3f, %.3f]", exp(m), exp(m - h), exp(m + h)
+	}'
+}
 wall0=$(median <"$tmp/plain.wall")
 tot0=$(median <"$tmp/plain.total")
 echo "--profile at $RATE Hz, $RUNS runs of '$CMD', $ROUNDS rounds (medians), ratios against no profile:"
@@ -87,7 +104,17 @@ for m in $modes; do
 		printf "  %-26s %11.1f ms %6.3f %11.1f ms %6.3f %11.1f ms %6.3f\n", m, w / 1e6, w / w0,
 			u / 1e6, u / u0, t / n / 1e6, t / t0 }'
 done
+echo "paired per round (geometric mean of the rounds' ratios, 95% interval):"
+printf '  %-30s %-26s %-26s %-26s\n' "" "program wall" "task-clock" "campaign/run"
+for m in $modes; do
+	printf '  %-30s %-26s %-26s %-26s\n' "--profile --call-graph $m" \
+		"$(paired "$tmp/plain.wall" "$tmp/$m.wall")" "$(paired "$tmp/plain.cpu" "$tmp/$m.cpu")" \
+		"$(paired "$tmp/plain.total" "$tmp/$m.total")"
+done
 if [ $have_perf = 1 ]; then
+	for p in perf perf-g perf-dwarf; do
+		printf '  %-30s %-26s %-26s %-26s\n' "$p" "-" "-" "$(paired "$tmp/plain.total" "$tmp/$p.total")"
+	done
 	for p in perf perf-g perf-dwarf; do
 		t=$(median <"$tmp/$p.total")
 		case $p in
