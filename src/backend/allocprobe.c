@@ -24,6 +24,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "backend/unwind.h"
@@ -279,6 +280,14 @@ static void on_record(void *ctx, const struct sample_rec *rec)
 
 static void unwind_hits(struct allocprobe_run *r);
 
+/* Signal the traced process through its pidfd, which names that process
+ * and no later one that reuses its pid once it has been reaped; no pidfd
+ * (before Linux 5.3), no pause. 1 if sent. */
+static int signal_run(struct allocprobe_run *r, int sig)
+{
+	return r->pidfd >= 0 && syscall(SYS_pidfd_send_signal, r->pidfd, sig, NULL, 0) == 0;
+}
+
 /* Copy out what the buffers hold; past AP_PENDING bytes of copies, unwind
  * them now, with the program stopped meanwhile (SIGSTOP, then SIGCONT):
  * nothing drains its buffers while the reader unwinds, and a program that
@@ -294,11 +303,11 @@ static void drain(struct allocprobe_run *r)
 		r->corrupt = xstrdup(err.msg);
 	if (r->nbytes <= AP_PENDING)
 		return;
-	stopped = r->pid > 0 && kill(r->pid, SIGSTOP) == 0;
+	stopped = signal_run(r, SIGSTOP);
 	unwind_hits(r);
 	if (stopped) {
 		r->pauses++;
-		kill(r->pid, SIGCONT);
+		signal_run(r, SIGCONT);
 	}
 }
 
@@ -312,7 +321,7 @@ int allocprobe_attach(struct allocprobe_run *r, const struct allocprobe *ap, pid
 {
 	memset(r, 0, sizeof(*r));
 	r->ap = ap;
-	r->pid = pid;
+	r->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);	/* close-on-exec, always */
 	if (sample_open(&r->set, pid, &ap->so, err))
 		return -1;
 	r->open = 1;
@@ -600,6 +609,8 @@ void allocprobe_run_release(struct allocprobe_run *r)
 	sample_reader_stop(&r->reader);
 	if (r->open)
 		sample_close(&r->set);
+	if (r->pidfd >= 0)
+		close(r->pidfd);
 	for (size_t i = 0; i < r->nmaps; i++)
 		free(r->maps[i].path);
 	free(r->maps);

@@ -79,7 +79,8 @@ struct allocprobe_run {
 	const struct allocprobe *ap;
 	struct sample_set set;
 	int open;
-	pid_t pid;			/* the traced process, stopped while the reader unwinds */
+	int pidfd;			/* the traced process, stopped while the reader
+					 * unwinds; -1 when none */
 	unsigned pauses;
 	/* what the reader copied out: mappings, and the raw hits */
 	struct sym_map *maps;
