@@ -90,16 +90,49 @@ struct allocprobe_event {
 	uint32_t site, seq, img, probe;
 };
 
+/* Probe number e at p's function: what it is (size, free, spawn). */
+static size_t add_probe(struct allocprobe *ap, const struct callcount_probe *p,
+			enum allocprobe_size what, unsigned flags)
+{
+	size_t e = ap->n++;
+
+	ap->path[e] = p->object;
+	ap->offset[e] = p->offset;
+	ap->size[e] = what;
+	ap->flags[e] = flags;
+	return e;
+}
+
+/* An allocating function: its entry (registers and stack, to unwind) and
+ * its return (the pointer; posix_memalign's from the stack its first
+ * argument points into, so that one keeps a copy). -1 if its size
+ * argument is not known. */
+static int add_allocator(struct allocprobe *ap, const struct callcount_probe *p)
+{
+	size_t k = 0, e, ret;
+
+	while (k < ARRAY_SIZE(sizes) && strcmp(sizes[k].name, p->symbol))
+		k++;
+	if (k == ARRAY_SIZE(sizes))
+		return -1;
+	e = add_probe(ap, p, sizes[k].size, 0);
+	ap->frees_arg0[e] = !strcmp(p->symbol, "realloc");
+	ap->out_arg0[e] = !strcmp(p->symbol, "posix_memalign");
+	ret = add_probe(ap, p, AP_RETURN,
+			SAMPLE_UPROBE_RET | (ap->out_arg0[e] ? 0 : SAMPLE_UPROBE_NOSTACK));
+	ap->ret_of[ret] = e;
+	return 0;
+}
+
 int allocprobe_init(struct allocprobe *ap, const struct callcount_set *cs, int uprobe_type,
 		    unsigned frames, struct error *err)
 {
-	size_t max;
+	size_t max = 2 * cs->nprobes + 1;	/* an entry and a return each, at most */
 
 	memset(ap, 0, sizeof(*ap));
 	if (!sample_dwarf_supported() || arg_reg[0] < 0)
 		return error_set(err, ERR_RUNTIME, "this build reads no user registers on "
 				 "this architecture (x86-64 and arm64 only)");
-	max = 2 * cs->nprobes + 1;	/* an entry and a return each, at most */
 	ap->path = xcalloc(max, sizeof(char *));
 	ap->offset = xcalloc(max, sizeof(uint64_t));
 	ap->flags = xcalloc(max, sizeof(unsigned));
@@ -109,33 +142,16 @@ int allocprobe_init(struct allocprobe *ap, const struct callcount_set *cs, int u
 	ap->out_arg0 = xcalloc(max, 1);
 	for (size_t i = 0; i < cs->nprobes; i++) {
 		const struct callcount_probe *p = &cs->probes[i];
-		size_t k = 0, e = ap->n++;
 
-		ap->path[e] = p->object;
-		ap->offset[e] = p->offset;
-		if (p->metric == CALLCOUNT_SENTINEL || !strcmp(p->symbol, "free")) {
-			ap->size[e] = p->metric == CALLCOUNT_SENTINEL ? AP_SPAWN : AP_FREE;
-			ap->flags[e] = SAMPLE_UPROBE_NOSTACK;
-			continue;
-		}
-		while (k < ARRAY_SIZE(sizes) && strcmp(sizes[k].name, p->symbol))
-			k++;
-		if (k == ARRAY_SIZE(sizes)) {
+		if (p->metric == CALLCOUNT_SENTINEL)
+			add_probe(ap, p, AP_SPAWN, SAMPLE_UPROBE_NOSTACK);
+		else if (!strcmp(p->symbol, "free"))
+			add_probe(ap, p, AP_FREE, SAMPLE_UPROBE_NOSTACK);
+		else if (add_allocator(ap, p)) {
+			error_set(err, ERR_RUNTIME, "no known size argument of '%s'", p->symbol);
 			allocprobe_release(ap);
-			return error_set(err, ERR_RUNTIME, "no known size argument of '%s'",
-					 p->symbol);
+			return -1;
 		}
-		ap->size[e] = sizes[k].size;
-		ap->frees_arg0[e] = !strcmp(p->symbol, "realloc");
-		ap->out_arg0[e] = !strcmp(p->symbol, "posix_memalign");
-		/* its return: the pointer (posix_memalign's from the stack it
-		 * points into, so that one keeps its copy) */
-		ap->path[ap->n] = p->object;
-		ap->offset[ap->n] = p->offset;
-		ap->size[ap->n] = AP_RETURN;
-		ap->ret_of[ap->n] = e;
-		ap->flags[ap->n++] = SAMPLE_UPROBE_RET |
-				     (ap->out_arg0[e] ? 0 : SAMPLE_UPROBE_NOSTACK);
 	}
 	ap->frames = frames;
 	ap->so.event = SAMPLE_UPROBE;
@@ -505,54 +521,9 @@ static void heap_free(struct allocprobe_run *r, struct heap_last *last, uint64_t
 	last->at = NULL;
 }
 
-/*
- * The events in the main thread's order (the only thread traced: a run
- * that starts another is left out): each return pairs with the innermost
- * call still open; the outermost calls are the program's, counted as the
- * shim counts them. -1 with err when the returns do not pair up.
- */
-static int pair_events(struct allocprobe_run *r, struct error *err)
+/* The sites only nested calls reached are no sites of the program's. */
+static void drop_empty_sites(struct allocprobe_run *r)
 {
-	const struct allocprobe *ap = r->ap;
-	size_t open[AP_DEPTH], depth = 0, bad = 0;
-	struct heap_last last = { 0, NULL };
-
-	sort_n(r->ev, r->nev, sizeof(*r->ev), event_cmp);
-	for (size_t i = 0; i < r->nev; i++) {
-		const struct allocprobe_event *e = &r->ev[i], *in;
-		enum allocprobe_size how = ap->size[e->probe];
-
-		if (how == AP_FREE) {
-			if (!depth && e->ptr)
-				heap_free(r, &last, e->ptr);
-			continue;
-		}
-		if (how != AP_RETURN) {		/* an allocating call's entry */
-			if (depth)
-				uncount(r, e);
-			if (depth == AP_DEPTH) {
-				bad++;
-				break;
-			}
-			open[depth++] = i;
-			continue;
-		}
-		if (!depth || ap->ret_of[e->probe] != r->ev[open[depth - 1]].probe) {
-			bad++;
-			continue;
-		}
-		in = &r->ev[open[--depth]];
-		if (depth)
-			continue;		/* a nested call's return */
-		if (ap->frees_arg0[in->probe] && in->ptr)
-			heap_free(r, &last, in->ptr);
-		last.ptr = ap->out_arg0[in->probe] ? out_value(r, in->ptr, e->ptr) : e->ptr;
-		last.at = in->site != NO_SITE ? in : NULL;
-	}
-	if (bad)
-		return error_set(err, ERR_RUNTIME, "%zu returns of the allocation functions "
-				 "did not pair with their calls", bad);
-	/* the sites only nested calls reached are no sites of the program's */
 	for (size_t i = 0; i < r->sites.n; i++) {
 		struct callcount_image *im = &r->sites.img[i];
 		size_t kept = 0;
@@ -562,6 +533,66 @@ static int pair_events(struct allocprobe_run *r, struct error *err)
 				im->sites[kept++] = im->sites[k];
 		im->nsites = kept;
 	}
+}
+
+/* The calls still open in the thread, innermost last, and its last heap
+ * allocation. */
+struct heap_walk {
+	size_t open[AP_DEPTH], depth, bad;
+	struct heap_last last;
+};
+
+/* A return: it closes the innermost open call; an outermost call is the
+ * program's allocation (realloc first frees its argument). */
+static void on_return(struct allocprobe_run *r, struct heap_walk *w,
+		      const struct allocprobe_event *e)
+{
+	const struct allocprobe *ap = r->ap;
+	const struct allocprobe_event *in;
+
+	if (!w->depth || ap->ret_of[e->probe] != r->ev[w->open[w->depth - 1]].probe) {
+		w->bad++;
+		return;
+	}
+	in = &r->ev[w->open[--w->depth]];
+	if (w->depth)
+		return;		/* a nested call's return */
+	if (ap->frees_arg0[in->probe] && in->ptr)
+		heap_free(r, &w->last, in->ptr);
+	w->last.ptr = ap->out_arg0[in->probe] ? out_value(r, in->ptr, e->ptr) : e->ptr;
+	w->last.at = in->site != NO_SITE ? in : NULL;
+}
+
+/*
+ * The events in the main thread's order (the only thread traced: a run
+ * that starts another is left out): each return pairs with the innermost
+ * call still open; the outermost calls are the program's, counted as the
+ * shim counts them. -1 with err when the returns do not pair up.
+ */
+static int pair_events(struct allocprobe_run *r, struct error *err)
+{
+	struct heap_walk w = { .depth = 0 };
+
+	sort_n(r->ev, r->nev, sizeof(*r->ev), event_cmp);
+	for (size_t i = 0; i < r->nev && w.depth < AP_DEPTH; i++) {
+		const struct allocprobe_event *e = &r->ev[i];
+		enum allocprobe_size how = r->ap->size[e->probe];
+
+		if (how == AP_FREE) {
+			if (!w.depth && e->ptr)
+				heap_free(r, &w.last, e->ptr);
+		} else if (how == AP_RETURN) {
+			on_return(r, &w, e);
+		} else {			/* an allocating call's entry */
+			if (w.depth)
+				uncount(r, e);
+			w.open[w.depth++] = i;
+		}
+	}
+	if (w.bad || w.depth == AP_DEPTH)
+		return error_set(err, ERR_RUNTIME, "%zu returns of the allocation functions "
+				 "did not pair with their calls", w.bad + (w.depth == AP_DEPTH));
+	drop_empty_sites(r);
 	return 0;
 }
 
