@@ -90,6 +90,26 @@ fi
 run_pm 0 report sta.json
 expect_in out "extra_temps<main"
 
+# The workload, linked statically: 242,431 allocating calls, the same calls,
+# bytes and temporaries in all as the shim finds on the dynamic build, and
+# the same top site (vec storage: bool_lc's temporary linear combinations).
+sums() {	# FILE: "calls bytes temporaries" summed over the sites
+	n=$(jv "$1" alloc_sites.0.sites.#)
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		echo "$(jv "$1" alloc_sites.0.sites.$i.calls) $(jv "$1" alloc_sites.0.sites.$i.bytes)" \
+			"$(jv "$1" alloc_sites.0.sites.$i.temporaries)"
+		i=$((i + 1))
+	done | awk '{ c += $1; b += $2; t += $3 } END { printf "%.0f %.0f %.0f\n", c, b, t }'
+}
+run_pm 0 stat --profile=allocs -r 1 -o wd.json -- "$BUILD/r1cs-synth" --storage vec --labels 1 --blocks 2
+run_pm 0 stat --profile=allocs -r 1 -o ws.json -- "$BUILD/r1cs-synth-static" --storage vec --labels 1 --blocks 2
+expect_not_in out "left out"
+expect_eq "$(sums ws.json)" "$(sums wd.json)" "the workload: uprobes vs shim, calls bytes temporaries"
+expect_eq "$(jv ws.json alloc_sites.0.sites.0.site)" "$(jv wd.json alloc_sites.0.sites.0.site)" "the workload's top site"
+expect_in ws.json "<bool_lc"
+expect_eq "$(jv ws.json alloc_sites.0.sites.0.temporaries)" "$(jv wd.json alloc_sites.0.sites.0.temporaries)" "the top site's temporaries"
+
 # uprobes see the main thread only: a run that starts a thread is left out.
 run_pm 0 stat --profile=allocs -r 1 -- "$S" 10 thread
 expect_in out "allocation call sites of some traced runs are left out: the program started threads"
