@@ -24,6 +24,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -305,22 +306,23 @@ static int signal_run(struct allocprobe_run *r, int sig)
 }
 
 /* Copy out what the buffers hold; past AP_PENDING bytes of copies, unwind
- * them now, with the program stopped meanwhile (SIGSTOP, then SIGCONT):
- * nothing drains its buffers while the reader unwinds, and a program that
- * allocates in a loop would fill them and lose hits. A traced run is not
- * timed, so the pause costs nothing that is measured. */
+ * them now. A program that allocates in a loop writes faster than the
+ * reader copies and unwinds, and would fill its buffer and lose hits: it is
+ * stopped (SIGSTOP, then SIGCONT) while the reader unwinds, and while it
+ * copies a buffer found more than half full. A traced run is not timed, so
+ * the pauses cost nothing that is measured. */
 static void drain(struct allocprobe_run *r)
 {
 	struct error err;
-	int stopped;
+	int stopped = sample_fill(&r->set) > 0.5 && signal_run(r, SIGSTOP);
 
 	error_clear(&err);
 	if (sample_read(&r->set, on_record, r, &err) && !r->corrupt)
 		r->corrupt = xstrdup(err.msg);
-	if (r->nbytes <= AP_PENDING)
-		return;
-	stopped = signal_run(r, SIGSTOP);
-	unwind_hits(r);
+	if (r->nbytes > AP_PENDING) {
+		stopped |= signal_run(r, SIGSTOP);
+		unwind_hits(r);
+	}
 	if (stopped) {
 		r->pauses++;
 		signal_run(r, SIGCONT);
@@ -338,6 +340,9 @@ int allocprobe_attach(struct allocprobe_run *r, const struct allocprobe *ap, pid
 	memset(r, 0, sizeof(*r));
 	r->ap = ap;
 	r->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);	/* close-on-exec, always */
+	/* The reader before the program when both want one CPU: the run is
+	 * untimed, and a reader that does not run lets the buffers fill. */
+	setpriority(PRIO_PROCESS, (id_t)pid, 19);
 	if (sample_open(&r->set, pid, &ap->so, err))
 		return -1;
 	r->open = 1;

@@ -526,6 +526,24 @@ static int read_cpu(struct sample_set *s, size_t i, void (*cb)(void *, const str
 	return rc;
 }
 
+double sample_fill(const struct sample_set *s)
+{
+	double most = 0, size = (double)s->pages * (double)s->page_size;
+
+	for (size_t i = 0; i < s->ncpu; i++) {
+		const struct perf_event_mmap_page *meta = s->map[i];
+		uint64_t head, tail;
+
+		if (!meta)
+			continue;
+		head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+		tail = meta->data_tail;
+		if (head > tail && (double)(head - tail) / size > most)
+			most = (double)(head - tail) / size;
+	}
+	return most;
+}
+
 int sample_read(struct sample_set *s, void (*cb)(void *ctx, const struct sample_rec *r),
 		void *ctx, struct error *err)
 {

@@ -137,6 +137,9 @@ int sample_probe(const struct sample_opts *o, struct error *err);
 int sample_open(struct sample_set *s, pid_t pid, const struct sample_opts *o,
 		struct error *err);
 
+/* The fullest buffer's unread share (0 empty, 1 full). */
+double sample_fill(const struct sample_set *s);
+
 /* Hand every record to cb, oldest first per CPU. Returns 0, or -1 with err
  * when a buffer is corrupt (the records before it were handed out). */
 int sample_read(struct sample_set *s, void (*cb)(void *ctx, const struct sample_rec *r),

@@ -102,13 +102,23 @@ sums() {	# FILE: "calls bytes temporaries" summed over the sites
 		i=$((i + 1))
 	done | awk '{ c += $1; b += $2; t += $3 } END { printf "%.0f %.0f %.0f\n", c, b, t }'
 }
-run_pm 0 stat --profile=allocs -r 1 -o wd.json -- "$BUILD/r1cs-synth" --storage vec --labels 1 --blocks 2
-run_pm 0 stat --profile=allocs -r 1 -o ws.json -- "$BUILD/r1cs-synth-static" --storage vec --labels 1 --blocks 2
-expect_not_in out "left out"
-expect_eq "$(sums ws.json)" "$(sums wd.json)" "the workload: uprobes vs shim, calls bytes temporaries"
-expect_eq "$(jv ws.json alloc_sites.0.sites.0.site)" "$(jv wd.json alloc_sites.0.sites.0.site)" "the workload's top site"
-expect_in ws.json "<bool_lc"
-expect_eq "$(jv ws.json alloc_sites.0.sites.0.temporaries)" "$(jv wd.json alloc_sites.0.sites.0.temporaries)" "the top site's temporaries"
+# (A sanitized r1cs-synth, in the sanitizer pass, cannot take the shim.)
+if ldd "$BUILD/r1cs-synth" 2>/dev/null | grep -q libasan; then
+	echo "skip: r1cs-synth is built with a sanitizer: the workload was not compared"
+else
+	run_pm 0 stat --profile=allocs -r 1 -o wd.json -- "$BUILD/r1cs-synth" --storage vec --labels 1 --blocks 2
+	run_pm 0 stat --profile=allocs -r 1 -o ws.json -- "$BUILD/r1cs-synth-static" --storage vec --labels 1 --blocks 2
+	# (hits lost on a host too loaded for the reader: left out, as below)
+	if grep -qF "the kernel dropped" out; then
+		expect_in out "allocation call sites of some traced runs are left out"
+		echo "skip: the host was too loaded for the reader: the workload was not compared"
+	else
+		expect_eq "$(sums ws.json)" "$(sums wd.json)" "the workload: uprobes vs shim, calls bytes temporaries"
+		expect_eq "$(jv ws.json alloc_sites.0.sites.0.site)" "$(jv wd.json alloc_sites.0.sites.0.site)" "the workload's top site"
+		expect_in ws.json "<bool_lc"
+		expect_eq "$(jv ws.json alloc_sites.0.sites.0.temporaries)" "$(jv wd.json alloc_sites.0.sites.0.temporaries)" "the top site's temporaries"
+	fi
+fi
 
 # uprobes see the main thread only: a run that starts a thread is left out.
 run_pm 0 stat --profile=allocs -r 1 -- "$S" 10 thread
