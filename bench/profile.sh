@@ -2,7 +2,8 @@
 # Benchmark (not a test): what --profile costs. The same stat campaign of
 # the demo workload without --profile and with each --call-graph mode, and
 # `perf record -F` at the same rate on the same command (plain, -g, and
-# --call-graph dwarf), in alternating rounds (medians). Two figures:
+# --call-graph dwarf), in rounds (medians), the order of the modes rotated
+# from round to round. Three figures:
 # - the measured program's wall time (the result's wall-time mean): what
 #   sampling does to the measurement itself (target <= 1.05);
 # - the measured program's task-clock (its own CPU time: what the sampling
@@ -60,16 +61,27 @@ perf_run() {
 }
 
 modes="none fp dwarf"
+# one_mode NAME: the campaign (or perf run) of one mode
+one_mode() {
+	case $1 in
+	plain) campaign plain ;;
+	perf) perf_run perf ;;
+	perf-g) perf_run perf-g -g ;;
+	perf-dwarf) perf_run perf-dwarf --call-graph dwarf ;;
+	*) campaign "$1" --profile=time --profile-rate "$RATE" --call-graph "$1" ;;
+	esac
+}
+all="plain $modes"
+[ $have_perf = 1 ] && all="$all perf perf-g perf-dwarf"
+nall=$(echo $all | wc -w)
+# Each round starts one mode later (a rotation: every mode is first, second,
+# ... equally often), so that a drift within a round favours none of them.
 for r in $(seq "$ROUNDS"); do
-	campaign plain
-	for m in $modes; do
-		campaign "$m" --profile=time --profile-rate "$RATE" --call-graph "$m"
+	i=0
+	while [ $i -lt "$nall" ]; do
+		one_mode "$(echo $all | cut -d' ' -f$(( (i + r) % nall + 1 )))"
+		i=$((i + 1))
 	done
-	if [ $have_perf = 1 ]; then
-		perf_run perf
-		perf_run perf-g -g
-		perf_run perf-dwarf --call-graph dwarf
-	fi
 done
 # paired FILE0 FILE1: geometric mean of the per-round ratios FILE1/FILE0
 # (one value per line, round by round) and its 95% t interval
