@@ -76,11 +76,11 @@ all="plain $modes"
 nall=$(echo $all | wc -w)
 # Each round starts one mode later (a rotation: every mode is first, second,
 # ... equally often), so that a drift within a round favours none of them.
-for r in $(seq "$ROUNDS"); do
-	i=0
-	while [ $i -lt "$nall" ]; do
-		one_mode "$(echo $all | cut -d' ' -f$(( (i + r) % nall + 1 )))"
-		i=$((i + 1))
+for round in $(seq "$ROUNDS"); do
+	slot=0	# (campaign and perf_run use i)
+	while [ $slot -lt "$nall" ]; do
+		one_mode "$(echo $all | cut -d' ' -f$(( (slot + round) % nall + 1 )))"
+		slot=$((slot + 1))
 	done
 done
 # paired FILE0 FILE1: geometric mean of the per-round ratios FILE1/FILE0
