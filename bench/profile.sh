@@ -11,6 +11,9 @@
 #   load on the host than wall time);
 # - the whole campaign's time per run: what the user waits, symbolization
 #   and unwinding in pmustat included.
+# With BENCH_PAIRS=N, then N pairs of one-run campaigns per mode, without
+# and with profiling back to back (the order alternating), paired run by
+# run: adjacent runs share the host's state, so this is the sharper figure.
 # Ratios are against the campaign without profiling, run side by side:
 # the ratio of the medians, and the paired one (each round's campaign with
 # profiling against the same round's without, geometric mean of the rounds'
@@ -21,6 +24,7 @@ BUILD=$(dirname "$PMUSTAT")
 RUNS=${BENCH_PROFILE_RUNS:-5}
 ROUNDS=${BENCH_ROUNDS:-3}
 RATE=${BENCH_PROFILE_RATE:-999}
+PAIRS=${BENCH_PAIRS:-0}
 CMD="$BUILD/r1cs-synth --labels 2 --blocks 20"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -87,13 +91,13 @@ done
 # (one value per line, round by round) and its 95% t interval
 paired() {
 	paste "$1" "$2" | awk '
-	BEGIN { split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086", t, " ") }
+	BEGIN { split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 2.042", t, " ") }
 	$1 > 0 && $2 > 0 { x[++n] = log($2 / $1); s += x[n] }
 	END {
 		if (n < 2) { print "-"; exit }
 		m = s / n
 		for (i = 1; i <= n; i++) v += (x[i] - m) ^ 2
-		h = (n - 1 <= 20 ? t[n - 1] : 2.0) * sqrt(v / (n - 1) / n)
+		h = (n - 1 <= 30 ? t[n - 1] : 2.02) * sqrt(v / (n - 1) / n)
 		printf "%.3f [%.3f, %.3f]", exp(m), exp(m - h), exp(m + h)
 	}'
 }
@@ -138,4 +142,27 @@ if [ $have_perf = 1 ]; then
 			printf "  %-26s %14s %6s %14s %6s %11.1f ms %6.3f\n", m, "-", "", "-", "", t / n / 1e6, t / t0 }'
 	done
 	echo "  (perf writes every sample to a file; its dwarf mode copies 8 KiB of stack per sample)"
+fi
+if [ "$PAIRS" -gt 0 ]; then
+	RUNS=1
+	for m in $modes; do
+		p=1
+		while [ $p -le "$PAIRS" ]; do
+			if [ $((p % 2)) = 1 ]; then
+				campaign "pp-plain-$m"
+				campaign "pp-$m" --profile=time --profile-rate "$RATE" --call-graph "$m"
+			else
+				campaign "pp-$m" --profile=time --profile-rate "$RATE" --call-graph "$m"
+				campaign "pp-plain-$m"
+			fi
+			p=$((p + 1))
+		done
+	done
+	echo "$PAIRS pairs of one-run campaigns per mode, back to back (geometric mean of the pairs' ratios, 95% interval):"
+	printf '  %-30s %-26s %-26s\n' "" "program wall" "task-clock"
+	for m in $modes; do
+		printf '  %-30s %-26s %-26s\n' "--profile --call-graph $m" \
+			"$(paired "$tmp/pp-plain-$m.wall" "$tmp/pp-$m.wall")" \
+			"$(paired "$tmp/pp-plain-$m.cpu" "$tmp/pp-$m.cpu")"
+	done
 fi
