@@ -22,6 +22,8 @@
 # to VERDICTS_ROWS when set (appended to), so a run cut short still has a
 # table: VERDICTS_REPORT=1 VERDICTS_ROWS=FILE bench/verdicts.sh ... prints it.
 # The table shows the host's load (1-minute load average) beside the figures.
+# VERDICTS_SEED (default 1) is the first campaign's seed, each next one +1:
+# a run resumed into the same VERDICTS_ROWS takes fresh seeds with it.
 # A smoke run:
 #   VERDICTS_AA=1 VERDICTS_EFFECT=1 VERDICTS_N=300000 bench/verdicts.sh ...
 set -eu
@@ -239,7 +241,7 @@ fi
 # Repetitions interleave the kinds and the scenarios, so a run cut short
 # still holds some of each; every row is written as it is measured.
 [ -n "${VERDICTS_ROWS:-}" ] || : >"$ROWS"
-seed=1
+seed=${VERDICTS_SEED:-1}
 reps=$(( AA > EFFECT ? AA : EFFECT ))
 for r in $(seq "$reps"); do
 	for SCEN in $SCENARIOS; do
