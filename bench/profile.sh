@@ -101,6 +101,7 @@ paired() {
 		printf "%.3f [%.3f, %.3f]", exp(m), exp(m - h), exp(m + h)
 	}'
 }
+if [ "$ROUNDS" -gt 0 ]; then
 wall0=$(median <"$tmp/plain.wall")
 tot0=$(median <"$tmp/plain.total")
 echo "--profile at $RATE Hz, $RUNS runs of '$CMD', $ROUNDS rounds (medians), ratios against no profile:"
@@ -142,6 +143,7 @@ if [ $have_perf = 1 ]; then
 			printf "  %-26s %14s %6s %14s %6s %11.1f ms %6.3f\n", m, "-", "", "-", "", t / n / 1e6, t / t0 }'
 	done
 	echo "  (perf writes every sample to a file; its dwarf mode copies 8 KiB of stack per sample)"
+fi
 fi
 if [ "$PAIRS" -gt 0 ]; then
 	RUNS=1
