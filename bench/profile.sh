@@ -11,7 +11,7 @@
 #   load on the host than wall time);
 # - the whole campaign's time per run: what the user waits, symbolization
 #   and unwinding in pmustat included.
-# With BENCH_PAIRS=N, then N pairs of one-run campaigns per mode, without
+# BENCH_CMD replaces the command. With BENCH_PAIRS=N, then N pairs of one-run campaigns per mode, without
 # and with profiling back to back (the order alternating), paired run by
 # run: adjacent runs share the host's state, so this is the sharper figure.
 # Ratios are against the campaign without profiling, run side by side:
@@ -25,7 +25,7 @@ RUNS=${BENCH_PROFILE_RUNS:-5}
 ROUNDS=${BENCH_ROUNDS:-3}
 RATE=${BENCH_PROFILE_RATE:-999}
 PAIRS=${BENCH_PAIRS:-0}
-CMD="$BUILD/r1cs-synth --labels 2 --blocks 20"
+CMD=${BENCH_CMD:-"$BUILD/r1cs-synth --labels 2 --blocks 20"}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
