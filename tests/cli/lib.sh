@@ -49,3 +49,17 @@ json_find() {
 }
 # doctor_check FILE ID FIELD: a field of the check with this id in doctor's JSON
 doctor_check() { json_find "$1" checks id "$2" "$3"; }
+# expect_sites_unchanged FILE MIN: an A/A result's first variant has at
+# least MIN allocation call sites, and none changed its calls, bytes or
+# temporaries.
+expect_sites_unchanged() {
+	n=$(jv "$1" alloc_sites.0.sites.#)
+	[ "$n" -ge "$2" ] || fail "A/A: $n call sites, fewer than $2"
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		for k in calls bytes temporaries; do
+			expect_eq "$(jv "$1" alloc_sites.0.sites.$i.$k.delta)" 0.0 "A/A site $i $k"
+		done
+		i=$((i + 1))
+	done
+}
