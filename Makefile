@@ -2,6 +2,7 @@
 # shared DESIGN.md), so adding a file never means editing this Makefile.
 #
 #   make            build build/pmustat
+#   make clitest ONLY=compare   one CLI script (tests/cli/t-compare.sh; a glob)
 #   make check      install missing Debian packages, build, run unit + CLI tests
 #                   and the fuzz replays (tests/fuzz/corpus, tests/fuzz/regress),
 #                   then the same tests again under ASan+UBSan
@@ -78,7 +79,7 @@ unit: $(TEST_BIN)
 	@sh tests/run-unit.sh $(TEST_BIN)
 
 clitest: $(PMUSTAT) $(EXTRA_BINS)
-	@PMUSTAT=$(abspath $(PMUSTAT)) BUILD=$(abspath $(BUILD)) sh tests/cli/run.sh
+	@PMUSTAT=$(abspath $(PMUSTAT)) BUILD=$(abspath $(BUILD)) ONLY='$(ONLY)' sh tests/cli/run.sh
 
 check: deps
 	@$(MAKE) --no-print-directory unit clitest fuzz-replay

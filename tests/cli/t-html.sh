@@ -16,7 +16,7 @@ fi
 if ! command -v chromium >/dev/null 2>&1; then
 	echo "SKIP: t-html.sh needs Debian's chromium, which could not be installed" \
 		"(as root: sh scripts/install-deps.sh chromium)"
-	exit 0
+	exit 77
 fi
 mkdir -p "$SHOTS"
 
