@@ -23,6 +23,7 @@
 
 #include "cli/cli.h"
 #include "cli/fleet_int.h"
+#include "core/outfile.h"
 #include "core/strbuf.h"
 #include "run/srun.h"
 
@@ -156,16 +157,23 @@ static int run_task(const char *dir, int argc, const char **argv)
 	char name[160], path[4096];
 	const char **args = xcalloc((size_t)argc + 3, sizeof(char *));
 	int task, fd, rc;
+	struct error err;
 	const char *ntasks = getenv("SLURM_NTASKS"), *job = getenv("SLURM_JOB_ID");
 
+	error_clear(&err);
 	task_name(name, sizeof(name), &task);
 	pretend_cpu(task);
 	snprintf(path, sizeof(path), "%s/%s.log", dir, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	/* The results directory may be writable by others (a shared file
+	 * system): the log is an output like any other, never a planted
+	 * link's target nor a FIFO (core/outfile.h). */
+	fd = outfile_open_append(path, 1, &err);
 	if (fd < 0) {
 		/* srun passes this on; the submitting side quotes it */
-		fprintf(stderr, "error: " FLEET_TASK_MARK " %d on node %s cannot write '%s': %s\n",
-			task, fleet_task_host(name), path, strerror(errno));
+		fprintf(stderr, "error: " FLEET_TASK_MARK " %d on node %s: %s\n", task,
+			fleet_task_host(name), err.msg);
+		fprintf(stderr, "hint: remove '%s', or give the fleet a new results directory\n",
+			path);
 		free(args);
 		return PMU_EXIT_RUNTIME;
 	}

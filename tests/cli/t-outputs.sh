@@ -21,6 +21,17 @@ mkfifo fifo
 run_pm 2 stat -q -r 1 --csv fifo -- true
 expect_in err "'fifo' is not a regular file (a FIFO)"
 [ -p fifo ] || fail "fifo is no longer a FIFO"
+# A fleet task's log in a results directory others can write: a link
+# planted at its name is refused, its target neither truncated nor written
+# (the task mode runs without Slurm as task 0 of this host).
+mkdir shared
+echo precious >victim
+ln -s ../victim "shared/$(hostname)-0.log"
+run_pm 1 fleet --task-of shared -- stat -q -r 1 -- true
+expect_in err "error: pmustat fleet task 0 on node $(hostname): 'shared/$(hostname)-0.log' is not a regular file (a symbolic link)"
+expect_in err "hint: remove 'shared/$(hostname)-0.log', or give the fleet a new results directory"
+expect_eq "$(cat victim)" precious "planted log link's target"
+[ -L "shared/$(hostname)-0.log" ] || fail "the planted log link was replaced"
 
 # A journal whose campaign was killed inside its fourth run line.
 head='{"journal":"pmustat.journal/1","result":{"schema":"pmustat.result/1","command":"stat",'
