@@ -139,17 +139,22 @@ int campaign_outputs_open(struct campaign *c, struct error *err)
 	char *jpath;
 	int rc = 0;
 
-	if (c->o->csv_path && csv_open(&c->csv, c->o->csv_path, err))
-		return -1;
 	if (!json_to_file(c))
-		return 0;
+		return c->o->csv_path ? csv_open(&c->csv, c->o->csv_path, err) : 0;
+	/* The journal first: its lock refuses a second campaign on this -o
+	 * before it empties anything (the CSV, the document). */
 	jpath = journal_path_of(c->o->json_path);
 	c->journal = xcalloc(1, sizeof(*c->journal));
-	if (journal_open(c->journal, jpath, &c->res, err) ||
-	    journal_write_skeleton(c->o->json_path, &c->res, jpath, err)) {
+	if (journal_open(c->journal, jpath, &c->res, err)) {
+		rc = -1;
+	} else if ((c->o->csv_path && csv_open(&c->csv, c->o->csv_path, err)) ||
+		   journal_write_skeleton(c->o->json_path, &c->res, jpath, err)) {
+		journal_close(c->journal, 1, NULL);
+		rc = -1;
+	}
+	if (rc) {
 		free(c->journal);
 		c->journal = NULL;
-		rc = -1;
 	}
 	free(jpath);
 	return rc;
@@ -179,7 +184,9 @@ int campaign_finish(struct campaign *c, struct error *err)
 	if (c->csv.f && csv_close(&c->csv, err))
 		bad = 1;
 	c->res.complete = !bad;
-	if (!json_to_file(c))
+	/* No journal: the outputs were never opened (refused, or another
+	 * campaign's): the document at -o is not this campaign's to write. */
+	if (!json_to_file(c) || !c->journal)
 		return bad ? -1 : 0;
 	if (report_json_write(&c->res, c->o->json_path, bad ? NULL : err)) {
 		/* The journal still holds every run: keep it and say where. */

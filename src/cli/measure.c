@@ -109,7 +109,7 @@ int cli_campaign_conclude(struct campaign *c, campaign_renderer render, int quie
 	out_rc = campaign_finish(c, &err2);
 	if (out_rc && err2.kind != ERR_NONE)
 		cli_error(&err2);
-	if (!rc || c->res.interrupted || c->output_failed) {
+	if (!rc || c->res.interrupted || (c->output_failed && c->res.nruns)) {
 		render_table(c, render, quiet);
 		if (write_markdown(c, render))
 			out_rc = PMU_EXIT_RUNTIME;

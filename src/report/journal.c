@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/outfile.h"
@@ -88,6 +90,54 @@ static int write_entry(struct journal *j, const char *key, json_t *value, struct
 	return write_line(j, o, err);
 }
 
+static int journal_busy(const char *path, struct error *err)
+{
+	error_set(err, ERR_USAGE, "'%s' is being written by another campaign", path);
+	return error_hint(err, "wait for that campaign to finish, or give this one another "
+			       "-o FILE");
+}
+
+/* Did the open find the file that is at path now? */
+static int still_at(int fd, const char *path)
+{
+	struct stat a, b;
+
+	return !fstat(fd, &a) && !lstat(path, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/*
+ * One campaign per journal: a second one on the same -o would empty the
+ * first's journal, and the first would remove the second's when it
+ * finishes. The file is locked (flock, released when the descriptor
+ * closes, also on kill -9) before it is emptied; a lock won on a file the
+ * first campaign removed meanwhile (journal_close removes, then closes) is
+ * let go and taken again on the file at path. A file system without flock
+ * (some NFS setups) goes unlocked, as before.
+ */
+static int open_locked(const char *path, struct error *err)
+{
+	for (int tries = 0; tries < 8; tries++) {
+		int fd = outfile_open_append(path, 0, err);
+
+		if (fd < 0)
+			return -1;
+		if (flock(fd, LOCK_EX | LOCK_NB) && errno == EWOULDBLOCK) {
+			close(fd);
+			return journal_busy(path, err);
+		}
+		if (!still_at(fd, path)) {
+			close(fd);
+			continue;
+		}
+		if (!ftruncate(fd, 0))
+			return fd;
+		error_set(err, ERR_RUNTIME, "cannot write '%s': %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return journal_busy(path, err);
+}
+
 int journal_open(struct journal *j, const char *path, const struct result *r,
 		 struct error *err)
 {
@@ -95,9 +145,11 @@ int journal_open(struct journal *j, const char *path, const struct result *r,
 
 	memset(j, 0, sizeof(*j));
 	strbuf_init(&j->line);
-	j->fd = outfile_open_append(path, 1, err);
-	if (j->fd < 0)
+	j->fd = !strcmp(path, "-") ? outfile_open_append(path, 0, err) : open_locked(path, err);
+	if (j->fd < 0) {
+		strbuf_release(&j->line);
 		return -1;
+	}
 	j->path = xstrdup(path);
 	head = json_pack("{s:s, s:o}", "journal", JOURNAL_SCHEMA, "result",
 			 report_json_skeleton(r));
@@ -129,13 +181,14 @@ int journal_close(struct journal *j, int remove, struct error *err)
 {
 	int rc = 0;
 
-	/* Linux closes the descriptor even when close reports EINTR. */
-	if (j->fd >= 0 && close(j->fd) && errno != EINTR)
-		rc = error_set(err, ERR_RUNTIME, "cannot write '%s': %s", j->path,
-			       strerror(errno));
-	if (remove && j->path && strcmp(j->path, "-") && unlink(j->path) && errno != ENOENT &&
-	    !rc)
+	/* Removed while still locked: a campaign waiting for the name gets a
+	 * new file, never this one emptied under it (open_locked). */
+	if (remove && j->path && strcmp(j->path, "-") && unlink(j->path) && errno != ENOENT)
 		rc = error_set(err, ERR_RUNTIME, "cannot remove '%s': %s", j->path,
+			       strerror(errno));
+	/* Linux closes the descriptor even when close reports EINTR. */
+	if (j->fd >= 0 && close(j->fd) && errno != EINTR && !rc)
+		rc = error_set(err, ERR_RUNTIME, "cannot write '%s': %s", j->path,
 			       strerror(errno));
 	free(j->path);
 	strbuf_release(&j->line);

@@ -44,7 +44,9 @@ struct journal {
  * Create (or empty) path, through outfile_open_append, so only a regular
  * file is ever written, and write the first line: the result's skeleton
  * (report_json_skeleton: no runs, summaries or comparisons). On failure the
- * journal is closed and nothing needs releasing.
+ * journal is closed and nothing needs releasing. The file stays locked
+ * (flock) until journal_close: a journal another campaign holds is refused
+ * (ERR_USAGE) before it is emptied.
  */
 int journal_open(struct journal *j, const char *path, const struct result *r,
 		 struct error *err);

@@ -62,6 +62,34 @@ expect_eq "$n" "$(grep -c '^{"run"' k.json.journal)" "runs recovered from the jo
 expect_eq "$(jv rec.json complete)" false "a recovered result is not complete"
 run_pm 0 report -q k.json.journal
 
+# Two campaigns on one -o: the second is refused before it empties anything
+# (the journal is locked), the first finishes with all its runs. The first
+# one's command waits for the file "go" (bounded: 60 s).
+WAITGO='i=0; while [ ! -e go ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done'
+"$PMUSTAT" stat -q -r 3 -o two.json --csv two.csv -- sh -c "$WAITGO" >first.out 2>first.err &
+first=$!
+i=0
+while ! grep -q '^{"journal"' two.json.journal 2>/dev/null && [ $i -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ -s two.json.journal ] || { touch go; wait $first; fail "the first campaign wrote no journal"; }
+run_pm 2 stat -q -r 1 -o two.json --csv two.csv -- true
+expect_eq "$(grep -c '^error:' err)" 1 "error lines of the refused campaign"
+expect_in err "error: 'two.json.journal' is being written by another campaign"
+expect_in err "hint: wait for that campaign to finish, or give this one another -o FILE"
+expect_eq "$(wc -c <out)" 0 "the refused campaign's table (it ran nothing)"
+expect_in two.json.journal '"sh"'
+expect_eq "$(jv two.json variants.0.argv.0)" sh "the running campaign's document"
+touch go
+wait $first
+expect_eq "$?" 0 "the first campaign's exit code"
+expect_eq "$(jv two.json complete)" true "the first campaign's document"
+expect_eq "$(jv two.json runs.#)" 3 "the first campaign's runs"
+expect_eq "$(jv two.json variants.0.argv.0)" sh "the first campaign's command"
+expect_eq "$(grep -c ',wall-time,' two.csv)" 3 "the first campaign's CSV rows"
+[ ! -e two.json.journal ] || fail "the finished campaign left its journal"
+
 # A full disk (a small tmpfs, root only): one clear error, the table of the
 # finished runs, what was written kept, never marked complete.
 if [ "$(id -u)" = 0 ] && mkdir mnt && mount -t tmpfs -o size=48k tmpfs mnt 2>/dev/null; then
