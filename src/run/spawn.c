@@ -54,9 +54,14 @@ static void exec_spawner(const char *prog, int fd)
 }
 
 /* In the forked server, before it execs: die with pmustat. SIGHUP, not
- * SIGKILL, so that the server can kill the run it is serving first. */
+ * SIGKILL, so that the server can kill the run it is serving first. And in
+ * a process group of its own: a SIGKILL to pmustat's group (timeout -s KILL,
+ * a job control kill) must leave the server alive to do that, since the run
+ * has a group of its own and would be orphaned. (pmustat sets the group
+ * too, so that no such kill can come before it is set.) */
 static void serve_child(pid_t parent, const char *prog, int fd)
 {
+	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGHUP);
 	if (getppid() != parent)
 		_exit(0);	/* pmustat died before the line above */
@@ -89,6 +94,7 @@ int spawner_start(struct spawner *s, struct error *err)
 		close(sv[0]);
 		serve_child(parent, prog, sv[1]);
 	}
+	setpgid(s->pid, s->pid);
 	free(prog);
 	close(sv[1]);
 	s->sock = sv[0];

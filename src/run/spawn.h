@@ -45,7 +45,9 @@ struct spawner {
  * there is none, fork pmustat itself and set forked (the caller says so in
  * a note: max-rss is then inflated for small programs). Call before
  * sigwatch_init: the server keeps the signal state it started with and gives
- * it to the children. The server dies with pmustat (PR_SET_PDEATHSIG).
+ * it to the children. The server dies with pmustat (PR_SET_PDEATHSIG),
+ * after the run it serves; it has a process group of its own, so that a
+ * signal to pmustat's group does not kill it before that.
  */
 int spawner_start(struct spawner *s, struct error *err);
 void spawner_stop(struct spawner *s);

@@ -13,9 +13,10 @@
  * holds neither the go-pipe's write end nor the socket. Every descriptor the
  * server opens is close-on-exec: a measured program gets none of them.
  *
- * It ignores SIGINT/SIGTERM (a Ctrl-C at the terminal reaches the whole
- * process group; pmustat decides what to do). Children get back the signal
- * state the server started with.
+ * It is in a process group of its own (spawn.c), so a signal to pmustat's
+ * group does not reach it: a SIGKILL to that group leaves it to end the run.
+ * It ignores SIGINT/SIGTERM all the same (pmustat decides what to do).
+ * Children get back the signal state the server started with.
  */
 #include "run/spawn_proto.h"
 
