@@ -164,9 +164,15 @@ int campaign_persist(struct campaign *c, size_t run_index, struct error *err)
 {
 	const struct result_run *run = &c->res.runs[run_index];
 
-	if (c->csv.f && csv_write_run(&c->csv, &c->res, run, err))
+	/* The journal first, and a run it could not take is dropped: what
+	 * survives is the journal, and the table and the document say what it
+	 * says (the CSV, written next, is never ahead of it). */
+	if (c->journal && journal_add_run(c->journal, &c->res, run, err)) {
+		if (run_index + 1 == c->res.nruns)
+			free(c->res.runs[--c->res.nruns].values);
 		goto fail;
-	if (c->journal && journal_add_run(c->journal, &c->res, run, err))
+	}
+	if (c->csv.f && csv_write_run(&c->csv, &c->res, run, err))
 		goto fail;
 	return 0;
 fail:
@@ -180,19 +186,20 @@ int campaign_finish(struct campaign *c, struct error *err)
 {
 	int bad = c->output_failed;
 
-	/* The CSV is closed first: its failure must keep the JSON incomplete. */
-	if (c->csv.f && csv_close(&c->csv, err))
+	/* The CSV is closed first: its failure must keep the JSON incomplete.
+	 * After a failed output its close only repeats that failure (as EIO). */
+	if (c->csv.f && csv_close(&c->csv, bad ? NULL : err))
 		bad = 1;
 	c->res.complete = !bad;
 	/* No journal: the outputs were never opened (refused, or another
 	 * campaign's): the document at -o is not this campaign's to write. */
 	if (!json_to_file(c) || !c->journal)
 		return bad ? -1 : 0;
-	if (report_json_write(&c->res, c->o->json_path, bad ? NULL : err)) {
-		/* The journal still holds every run: keep it and say where. */
-		if (!bad)
-			error_hint(err, "the runs are kept in '%s.journal': 'pmustat report "
-				   "%s.journal' reads them", c->o->json_path, c->o->json_path);
+	if (report_json_write(&c->res, c->o->json_path, err)) {
+		/* The journal still holds every run: keep it and say where (after
+		 * an earlier failure too: the caller adds this to its error). */
+		error_hint(err, "the runs are kept in '%s.journal': 'pmustat report %s.journal' "
+			   "reads them", c->o->json_path, c->o->json_path);
 		return -1;
 	}
 	/* The document holds every run now: the journal has served. */

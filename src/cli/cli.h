@@ -43,6 +43,9 @@ int cmd_fleet(int argc, const char **argv);
 
 /* Print err to stderr; returns its exit code. */
 int cli_error(const struct error *err);
+/* After cli_error: a second failure that follows from the first (the result
+ * document, on the same full disk), as one more hint line. */
+void cli_hint_also(const struct error *also);
 
 /* Parse options; on -h print usage and return 1 (caller exits 0); on a bad
  * option print the error and return -1. Otherwise 0, with *next = first

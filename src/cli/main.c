@@ -64,6 +64,18 @@ int cli_error(const struct error *err)
 	return error_exit_code(err);
 }
 
+void cli_hint_also(const struct error *also)
+{
+	struct strbuf sb = STRBUF_INIT, hint = STRBUF_INIT;
+
+	fprintf(stderr, "hint: the result was not written either (%s)", printable_in(&sb, also->msg));
+	if (also->hint[0])
+		fprintf(stderr, "; %s", printable_in(&hint, also->hint));
+	fputc('\n', stderr);
+	strbuf_release(&sb);
+	strbuf_release(&hint);
+}
+
 int cli_stdout_is_tty(void)
 {
 	return isatty(STDOUT_FILENO);

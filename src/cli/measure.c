@@ -96,19 +96,20 @@ static int write_markdown(const struct campaign *c, campaign_renderer render)
 
 int cli_campaign_conclude(struct campaign *c, campaign_renderer render, int quiet)
 {
-	struct error err, err2;
+	struct error err, err2, fin;
 	int rc, out_rc;
 
 	if (c->o->dry_run)
 		return print_dry_run(c);
 	error_clear(&err);
 	error_clear(&err2);
+	error_clear(&fin);
 	rc = campaign_run(c, &err);
 	if (c->o->progress == progress_line)
 		fputs("\r\033[K", stderr);
-	out_rc = campaign_finish(c, &err2);
-	if (out_rc && err2.kind != ERR_NONE)
-		cli_error(&err2);
+	out_rc = campaign_finish(c, &fin);
+	if (out_rc && fin.kind != ERR_NONE && !rc)
+		cli_error(&fin);
 	if (!rc || c->res.interrupted || (c->output_failed && c->res.nruns)) {
 		render_table(c, render, quiet);
 		if (write_markdown(c, render))
@@ -118,7 +119,11 @@ int cli_campaign_conclude(struct campaign *c, campaign_renderer render, int quie
 		out_rc = cli_error(&err2);
 	if (rc) {
 		show_failure_stderr(c);
-		return cli_error(&err);
+		rc = cli_error(&err);
+		/* The document failed too (the same full disk): where the runs are. */
+		if (fin.kind != ERR_NONE)
+			cli_hint_also(&fin);
+		return rc;
 	}
 	if (c->res.interrupted)
 		return PMU_EXIT_INTERRUPTED;

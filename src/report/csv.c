@@ -96,14 +96,19 @@ static void csv_row(FILE *f, const struct result *r, const struct result_run *ru
 		fputs(",,\n", f);
 }
 
-int csv_write_run(struct csv_writer *w, const struct result *r, const struct result_run *run,
-		  struct error *err)
+static void csv_rows(FILE *f, const struct result *r, const struct result_run *run)
 {
 	/* Profile functions and stacks without a sample in this run: no row. */
 	for (size_t m = 0; m < r->nmetrics; m++)
 		if (r->metrics[m].available &&
 		    (run->values[m].valid || r->metrics[m].source != MSRC_PROFILE))
-			csv_row(w->f, r, run, m);
+			csv_row(f, r, run, m);
+}
+
+int csv_write_run(struct csv_writer *w, const struct result *r, const struct result_run *run,
+		  struct error *err)
+{
+	csv_rows(w->f, r, run);
 	return csv_flush(w, err);
 }
 
@@ -125,16 +130,26 @@ int csv_close(struct csv_writer *w, struct error *err)
 	return bad ? -1 : 0;
 }
 
+/* The rows go to memory first and replace path whole (outfile_replace): a
+ * full disk leaves the previous CSV as it was, never a part of the new one. */
 int csv_write_result(const struct result *r, const char *path, struct error *err)
 {
-	struct csv_writer w;
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
 
-	if (csv_open(&w, path, err))
-		return -1;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return error_set(err, ERR_RUNTIME, "cannot write '%s': %s", path, strerror(errno));
+	fputs(csv_header, f);
 	for (size_t i = 0; i < r->nruns; i++)
-		if (csv_write_run(&w, r, &r->runs[i], err)) {
-			csv_close(&w, NULL);
-			return -1;
-		}
-	return csv_close(&w, err);
+		csv_rows(f, r, &r->runs[i]);
+	if (fclose(f)) {
+		free(buf);
+		return error_set(err, ERR_RUNTIME, "cannot write '%s': %s", path, strerror(errno));
+	}
+	rc = outfile_replace(path, buf, len, err);
+	free(buf);
+	return rc;
 }

@@ -95,15 +95,30 @@ expect_eq "$(grep -c ',wall-time,' two.csv)" 3 "the first campaign's CSV rows"
 if [ "$(id -u)" = 0 ] && mkdir mnt && mount -t tmpfs -o size=48k tmpfs mnt 2>/dev/null; then
 	trap 'umount "$PWD/mnt" 2>/dev/null' EXIT
 	run_pm 1 stat -r 5000 -o mnt/r.json -- true
-	expect_in err "No space left on device"
+	expect_in err "error: cannot write 'mnt/r.json.journal': No space left on device"
 	[ "$(grep -c '^error:' err)" = 1 ] || { cat err; fail "more than one error line"; }
+	# the final document did not fit either: said, with where the runs are
+	expect_in err "hint: the result was not written either (cannot write 'mnt/r.json': No space left on device); the runs are kept in 'mnt/r.json.journal': 'pmustat report mnt/r.json.journal' reads them"
 	expect_in out "task-clock"
 	expect_eq "$(jv mnt/r.json complete)" false "JSON on a full disk"
+	# the table shows the runs the journal holds, not the one it could not take
+	shown=$(sed -n 's/.*(\([0-9]*\) runs).*/\1/p' out)
+	expect_eq "$shown" "$(grep -c '^{"run"' mnt/r.json.journal)" "runs in the table and the journal"
 	rm -f mnt/*
 	run_pm 1 stat -r 5000 --csv mnt/r.csv -o r2.json -- true
-	expect_in err "No space left on device"
+	expect_in err "error: cannot write 'mnt/r.csv': No space left on device"
+	[ "$(grep -c '^error:' err)" = 1 ] || { cat err; fail "more than one error line"; }
+	expect_not_in err "Input/output error"
 	expect_eq "$(jv r2.json complete)" false "JSON when the CSV hit a full disk"
 	[ "$(jv r2.json runs.#)" -ge 1 ] || fail "finished runs were lost"
+	# report --csv replaces the file whole: a full disk leaves the old one
+	rm -f mnt/*
+	run_pm 0 report -q r.json --csv mnt/old.csv
+	cp mnt/old.csv old.csv
+	head -c 1000000 /dev/zero >mnt/fill 2>/dev/null
+	run_pm 1 report -q r2.json --csv mnt/old.csv
+	expect_in err "error: cannot write 'mnt/old.csv': No space left on device"
+	cmp -s old.csv mnt/old.csv || fail "report --csv on a full disk changed the previous CSV"
 	umount mnt
 	trap - EXIT
 else
