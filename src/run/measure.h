@@ -1,6 +1,6 @@
 /*
- * One measured run: spawn the child, open its counters while it waits on the
- * go-pipe, release it, wait (with timeout and stop requests), read the
+ * One measured run: spawn the child, open its counters while it waits for the
+ * go byte, release it, wait (with timeout and stop requests), read the
  * counters. The caller turns the outcome into a result record.
  */
 #ifndef PMU_RUN_MEASURE_H

@@ -6,10 +6,12 @@
  * children of a pmustat that has accumulated results would report pmustat's
  * size, not the program's, for small programs.
  *
- * The child is put in its own process group and blocks on a go-pipe, so the
- * counters can be opened on it before it execs; a close-on-exec pipe carries
- * errno back when exec fails, so "cannot run 'prog'" is told apart from
- * "prog failed". Its stdout goes to /dev/null and its stderr to a memory file
+ * The child is started with vfork semantics (it shares the server's memory,
+ * the server waiting, until it execs: no page table copied), puts itself in
+ * its own process group and the run's cgroup, reports its pid and blocks on
+ * the socket for the go byte, so the counters can be opened on it before it
+ * execs; it leaves exec's errno in the memory it shares with the server, so
+ * "cannot run 'prog'" is told apart from "prog failed". Its stdout goes to /dev/null and its stderr to a memory file
  * (kept for error reports) unless output is shown; its stdin is /dev/null,
  * or a file opened afresh for every run (--input).
  * It gets no descriptor of pmustat's or the server's (descriptors pmustat

@@ -4,8 +4,10 @@
  * SCM_RIGHTS. Only run/spawn.c and run/spawner.c include this.
  *
  *   pmustat -> server  spawn_request + argv/envp strings (+ stderr memfd)
- *   server  -> pmustat spawn_started  (child pid, or errno of fork)
- *   pmustat -> server  one byte: 'g' go, or 'k' kill the child unreleased
+ *   server  -> pmustat spawn_started  (child pid, or errno of fork); sent
+ *                      by the child itself, which the server waits for
+ *   pmustat -> server  one byte: 'g' go, or 'k' kill the child unreleased;
+ *                      read by the child itself (spawner.c)
  *   pmustat -> server  'k' while the child runs: kill every process of the
  *                      run (timeout, stop request)
  *   server  -> pmustat spawn_finished (exec errno, wait status, rusage, wall

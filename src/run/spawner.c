@@ -1,16 +1,17 @@
 /*
  * The spawn server (see spawn.h for why it exists). It is forked early and
- * stays small: it reads a request, forks the child, reports its pid, waits
- * for the go byte, releases the child, waits for it (and for a kill request)
- * in one poll() over the socket, a signalfd and the exec-error pipe, deals
- * with what the run left behind (tree.c), and reports how it ended.
+ * stays small: it reads a request, starts the child (which reports its pid
+ * and reads the go byte itself, while the server waits for its exec), waits
+ * for it (and for a kill request) in one poll() over the socket and a
+ * signalfd, deals with what the run left behind (tree.c), and reports how
+ * it ended.
  *
  * It must never outlive pmustat, nor let a run do so. When the socket
  * closes or pmustat's death signal (PR_SET_PDEATHSIG, SIGHUP) arrives, it
  * kills every process of the current run and exits; SIGPIPE is ignored, so a
  * write to a dead pmustat is an error, not a silent death that would strand
- * a child. A forked child dies with the server until it is released, and
- * holds neither the go-pipe's write end nor the socket. Every descriptor the
+ * a child. A child dies with the server until it is released, and holds
+ * the socket only until its exec. Every descriptor the
  * server opens is close-on-exec: a measured program gets none of them.
  *
  * It is in a process group of its own (spawn.c), so a signal to pmustat's
@@ -27,6 +28,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -135,13 +137,14 @@ struct server {
 	struct sigaction orig_int, orig_term, orig_pipe;
 	sigset_t orig_mask;
 	struct run_tree tree;
+	char *stack;		/* the children's stack until they exec (mmap) */
+	size_t stack_len;
 };
 
 /* One run as the server sees it. */
 struct run {
 	const struct spawn_request *rq;
 	pid_t pid;
-	int go_wr, ex_rd;	/* -1 once closed */
 	int killed;		/* a kill request came: everything of the run goes */
 	int reaped;
 	uint64_t t0;
@@ -201,14 +204,6 @@ static int read_byte(struct server *s, char *c)
 	return await_socket(s) || proto_read(s->sock, c, 1) ? -1 : 0;
 }
 
-static void child_fail(int fd, int e)
-{
-	ssize_t r = write(fd, &e, sizeof(e));
-
-	(void)r;
-	_exit(127);
-}
-
 /* Split the payload into argv and envp arrays (pointers into payload);
  * what follows them is the stdin file, if any. */
 static char *split_strings(char *payload, int nargv, int nenv, char **argv, char **envp)
@@ -225,17 +220,39 @@ static char *split_strings(char *payload, int nargv, int nenv, char **argv, char
 	return p;
 }
 
-/* In the child, before release: die with the server, hold nothing of its. */
-static void child_detach(const struct server *s, int go_wr, int ex_rd)
+/*
+ * The child, from its start to its exec. It shares the server's memory and
+ * the server waits (CLONE_VM | CLONE_VFORK: no page table is copied, which
+ * is most of what a fork costs, more so in a virtual machine), so it talks
+ * to pmustat itself: it reports its pid on the socket, and reads the go (or
+ * kill) byte from it. What it has to tell the server it leaves in the
+ * struct below, read once it has exec'd or exited. Until released it dies
+ * with the server; every descriptor of the server's closes on exec.
+ */
+struct child {
+	const struct server *s;
+	const struct spawn_request *rq;
+	char **argv, **envp;
+	const char *input;
+	int stderr_fd;
+	int join_fd;		/* the run cgroup's cgroup.procs, or -1 */
+	/* Written by the child: */
+	int joined;		/* it moved itself into the run's cgroup */
+	int sent;		/* it reported its pid to pmustat */
+	char got;		/* what pmustat sent: 'g', 'k', 0 = nothing */
+	int err;		/* errno of what failed before exec, or of exec */
+	uint64_t t0;		/* when it was released */
+};
+
+static void __attribute__((noreturn)) child_fail(struct child *c, int e)
 {
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != s->tree.self)
-		_exit(127);	/* the server died before the line above */
-	close(go_wr);
-	close(ex_rd);
-	close(s->sock);
-	close(s->sigfd);
-	setpgid(0, 0);
+	c->err = e;
+	_exit(127);
+}
+
+/* Back to the signal state the server started with. */
+static void child_signals(const struct server *s)
+{
 	signal(SIGCHLD, SIG_DFL);
 	sigaction(SIGPIPE, &s->orig_pipe, NULL);
 	sigaction(SIGINT, &s->orig_int, NULL);
@@ -243,69 +260,86 @@ static void child_detach(const struct server *s, int go_wr, int ex_rd)
 	sigprocmask(SIG_SETMASK, &s->orig_mask, NULL);
 }
 
-/* In the child: wait for the go byte, set up stdio and CPU, exec. */
-static void child_main(const struct server *s, const struct spawn_request *rq, char **argv,
-		       char **envp, const char *input, const int go[2], const int ex[2],
-		       int stderr_fd)
+/* Released: set up stdio and CPU, exec. */
+static void __attribute__((noreturn)) child_exec(struct child *c)
 {
-	char c;
-	ssize_t r;
+	const struct spawn_request *rq = c->rq;
 	int devnull, in;
 
-	child_detach(s, go[1], ex[0]);
-	do
-		r = read(go[0], &c, 1);
-	while (r < 0 && errno == EINTR);
-	if (r != 1 || c != 'g')
-		_exit(127);	/* pmustat gave up on this run */
-	/* Released: from here on the run's fate is the server's business
-	 * (tree.c), and the program starts with no death signal of ours. */
-	prctl(PR_SET_PDEATHSIG, 0);
 	if (rq->pin_cpu >= 0) {
 		cpu_set_t set;
 
 		CPU_ZERO(&set);
 		CPU_SET(rq->pin_cpu, &set);
 		if (sched_setaffinity(0, sizeof(set), &set))
-			child_fail(ex[1], errno);
+			child_fail(c, errno);
 	}
 	devnull = open("/dev/null", O_RDWR);
 	if (devnull < 0)
-		child_fail(ex[1], errno);
+		child_fail(c, errno);
 	/* Opened here, for every run: each one reads the file from its start. */
-	in = input ? open(input, O_RDONLY) : devnull;
+	in = c->input ? open(c->input, O_RDONLY) : devnull;
 	if (in < 0)
-		child_fail(ex[1], errno);
+		child_fail(c, errno);
 	dup2(in, 0);
 	if (in != devnull && in > 2)
 		close(in);
 	if (!rq->show_output) {
 		dup2(devnull, 1);
-		if (stderr_fd >= 0)
-			dup2(stderr_fd, 2);
+		if (c->stderr_fd >= 0)
+			dup2(c->stderr_fd, 2);
 	}
 	if (devnull > 2)
 		close(devnull);
-	execvpe(argv[0], argv, rq->nenv >= 0 ? envp : environ);
-	child_fail(ex[1], errno);
+	execvpe(c->argv[0], c->argv, rq->nenv >= 0 ? c->envp : environ);
+	child_fail(c, errno);
 }
 
-static int read_exec_errno(int fd)
+static int child_main(void *arg)
 {
-	int e = 0;
-	ssize_t r;
+	struct child *c = arg;
+	const struct server *s = c->s;
+	struct spawn_started started = { 0, 0 };
 
-	do
-		r = read(fd, &e, sizeof(e));
-	while (r < 0 && errno == EINTR);
-	return r == (ssize_t)sizeof(e) ? e : 0;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != s->tree.self)
+		_exit(127);	/* the server died before the line above */
+	setpgid(0, 0);
+	c->joined = c->join_fd >= 0 && write(c->join_fd, "0", 1) == 1;
+	child_signals(s);
+	started.pid = getpid();
+	if (proto_write(s->sock, &started, sizeof(started)))
+		_exit(127);	/* pmustat is gone */
+	c->sent = 1;
+	if (proto_read(s->sock, &c->got, 1) || c->got != 'g')
+		_exit(127);	/* pmustat gave up on this run */
+	c->t0 = now_ns();
+	/* Released: from here on the run's fate is the server's business
+	 * (tree.c), and the program starts with no death signal of ours. */
+	prctl(PR_SET_PDEATHSIG, 0);
+	child_exec(c);
 }
 
-static void close_fd(int *fd)
+/* A stack for the child, kept for the next ones: room for execvpe's path
+ * buffer and script argv, both on the stack, with a wide margin. */
+static char *child_stack(struct server *s, const struct spawn_request *rq)
 {
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
+	size_t need = (size_t)256 << 10;
+
+	need += (size_t)rq->payload + 2 * sizeof(char *) * ((size_t)rq->nargv + 2);
+	need = (need + 0xffff) & ~(size_t)0xffff;
+	if (s->stack_len < need) {
+		void *p = mmap(NULL, need, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+
+		if (p == MAP_FAILED)
+			return NULL;
+		if (s->stack)
+			munmap(s->stack, s->stack_len);
+		s->stack = p;
+		s->stack_len = need;
+	}
+	return s->stack + s->stack_len;	/* stacks grow down here */
 }
 
 /* A kill request: note what the run had besides its first process, then
@@ -318,7 +352,6 @@ static void run_kill(struct server *s, struct run *r)
 	r->nleft = tree_survey(&s->tree, &r->left);
 	tree_names(r->left, r->nleft, r->names, sizeof(r->names));
 	tree_signal_all(&s->tree);
-	close_fd(&r->go_wr);	/* an unreleased child reads EOF and exits */
 }
 
 static int try_reap(struct server *s, struct run *r)
@@ -348,15 +381,14 @@ static void on_socket(struct server *s, struct run *r)
 		run_kill(s, r);
 }
 
-/* Wait for the first process to end: its exit, a kill request, the exec
- * error pipe, or pmustat's death, whichever comes. */
+/* Wait for the first process to end: its exit, a kill request, or
+ * pmustat's death, whichever comes. */
 static void run_wait(struct server *s, struct run *r)
 {
 	while (!try_reap(s, r)) {
-		struct pollfd p[3] = { { s->sock, POLLIN, 0 }, { s->sigfd, POLLIN, 0 },
-				       { r->ex_rd, POLLIN, 0 } };
+		struct pollfd p[2] = { { s->sock, POLLIN, 0 }, { s->sigfd, POLLIN, 0 } };
 
-		if (poll(p, r->ex_rd >= 0 ? 3 : 2, -1) < 0) {
+		if (poll(p, 2, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			server_abandon(s, r);
@@ -365,14 +397,7 @@ static void run_wait(struct server *s, struct run *r)
 			on_socket(s, r);
 		if ((p[1].revents & POLLIN) && drain_signals(s))
 			server_abandon(s, r);
-		if (r->ex_rd >= 0 && p[2].revents) {
-			r->fin.exec_errno = read_exec_errno(r->ex_rd);
-			close_fd(&r->ex_rd);
-		}
 	}
-	if (r->ex_rd >= 0)	/* the exec error, if any, was written before exit */
-		r->fin.exec_errno = read_exec_errno(r->ex_rd);
-	close_fd(&r->ex_rd);
 }
 
 /* After the first process: what is left is killed, or let go on request;
@@ -407,59 +432,62 @@ static void run_report(struct server *s, struct run *r)
 			server_abandon(s, NULL);
 }
 
-/* After the child was forked: report it, wait for go (or kill), run it. */
-static void run_child(struct server *s, struct run *r)
+/* The child has exec'd, or exited unreleased or failing: go on from what
+ * it left in c. */
+static void run_child(struct server *s, struct run *r, const struct child *c)
 {
-	struct spawn_started started = { r->pid, 0 };
-	char c;
+	tree_begin(&s->tree, r->pid, c->joined);
+	if (!c->sent) {
+		/* It died before it could report itself (pmustat is gone, or
+		 * it was killed): the start failed. */
+		struct spawn_started failed = { 0, ECHILD };
 
-	tree_begin(&s->tree, r->pid);
-	if (proto_write(s->sock, &started, sizeof(started)) || read_byte(s, &c))
-		server_abandon(s, r);
-	if (c == 'g') {
-		r->t0 = now_ns();
-		if (write(r->go_wr, "g", 1) != 1)
-			run_kill(s, r);
-		close_fd(&r->go_wr);
+		while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		tree_main_reaped(&s->tree);
+		tree_end(&s->tree);
+		if (proto_write(s->sock, &failed, sizeof(failed)))
+			server_abandon(s, NULL);
+		return;
+	}
+	if (c->got == 'g') {
+		r->t0 = c->t0;
+		r->fin.exec_errno = c->err;
 	} else {
-		run_kill(s, r);
+		run_kill(s, r);	/* pmustat asked, or the child died unreleased */
 	}
 	run_wait(s, r);
 	run_leftovers(s, r);
 	run_report(s, r);
 }
 
-/* One request: fork, report, wait for go, release, reap, report. */
+/* One request: start the child (which reports itself and waits for go),
+ * reap it, report. */
 static void serve_one(struct server *s, const struct spawn_request *rq, char *payload,
 		      int stderr_fd)
 {
 	char **argv = calloc((size_t)rq->nargv + 1, sizeof(char *));
 	char **envp = calloc((size_t)(rq->nenv > 0 ? rq->nenv : 0) + 1, sizeof(char *));
 	struct spawn_started started = { 0, 0 };
-	struct run r = { .rq = rq, .go_wr = -1, .ex_rd = -1 };
-	const char *input;
-	int go[2], ex[2];
+	struct run r = { .rq = rq };
+	struct child c = { .s = s, .rq = rq, .argv = argv, .envp = envp, .stderr_fd = stderr_fd,
+			   .join_fd = -1 };
+	char *stack = argv && envp ? child_stack(s, rq) : NULL;
 
-	if (!argv || !envp || pipe2(go, O_CLOEXEC) || pipe2(ex, O_CLOEXEC)) {
+	if (!stack) {
 		started.err = errno ? errno : ENOMEM;
 		goto fail;
 	}
-	input = split_strings(payload, rq->nargv, rq->nenv, argv, envp);
-	r.pid = fork();
-	if (r.pid == 0)
-		child_main(s, rq, argv, envp, rq->has_input ? input : NULL, go, ex, stderr_fd);
-	close(go[0]);
-	close(ex[1]);
-	r.go_wr = go[1];
-	r.ex_rd = ex[0];
+	c.input = split_strings(payload, rq->nargv, rq->nenv, argv, envp);
+	if (!rq->has_input)
+		c.input = NULL;
+	c.join_fd = tree_join_fd(&s->tree);
+	r.pid = clone(child_main, stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &c);
 	if (r.pid < 0) {
 		started.err = errno;
-		close_fd(&r.go_wr);
-		close_fd(&r.ex_rd);
 		goto fail;
 	}
-	setpgid(r.pid, r.pid);
-	run_child(s, &r);
+	run_child(s, &r, &c);
 	free(r.left);
 	goto out;
 fail:
@@ -475,6 +503,7 @@ static void server_init(struct server *s, int sock)
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	sigset_t set;
 
+	memset(s, 0, sizeof(*s));
 	s->sock = sock;
 	/* Inherited across exec from pmustat on purpose; not further. */
 	fcntl(sock, F_SETFD, FD_CLOEXEC);

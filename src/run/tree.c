@@ -2,7 +2,8 @@
  * Finding and ending what a run leaves behind (see tree.h). The cgroup way
  * asks the kernel: cgroup.procs lists the run's live processes, cgroup.kill
  * ends them all (forks in flight included), cgroup.events says "populated 0"
- * once they are gone. The subreaper way reads /proc: a snapshot of every
+ * once they are gone (so the usual run, which leaves nothing, costs one
+ * read of it and one of cgroup.stat, both kept open, and no walk). The subreaper way reads /proc: a snapshot of every
  * process's parent, marked outward from the server, gives the run's
  * processes; killing them and waiting for the server's own children repeats
  * until none is left, since each death reparents the next generation to the
@@ -163,12 +164,40 @@ void tree_init(struct run_tree *t)
 	const char *off = getenv("PMUSTAT_NO_CGROUP");
 
 	memset(t, 0, sizeof(*t));
+	t->procs_fd = t->events_fd = t->stat_fd = -1;
 	t->self = getpid();
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	t->cgroups = !(off && *off && strcmp(off, "0")) && find_home(t) == 0;
 }
 
 /* ---- the cgroup way -------------------------------------------------------- */
+
+static int cg_open(const char *dir, const char *file, int flags)
+{
+	char path[4300];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return open(path, flags | O_CLOEXEC);
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* No cgroup for this run or the next ones. */
+static void cg_drop(struct run_tree *t)
+{
+	close_fd(&t->procs_fd);
+	close_fd(&t->events_fd);
+	close_fd(&t->stat_fd);
+	if (t->dir[0])
+		rmdir(t->dir);
+	t->dir[0] = '\0';
+	t->cgroups = 0;
+}
 
 /* The runs' cgroup, made at the first run; kernels without cgroup.kill
  * (before 5.14) use the subreaper way instead. */
@@ -178,33 +207,32 @@ static int cg_make(struct run_tree *t)
 
 	snprintf(t->dir, sizeof(t->dir), "%s/pmustat-%ld", t->home, (long)t->self);
 	snprintf(kill_path, sizeof(kill_path), "%s/cgroup.kill", t->dir);
-	if ((mkdir(t->dir, 0755) && errno != EEXIST) || access(kill_path, W_OK)) {
-		rmdir(t->dir);
-		t->dir[0] = '\0';
-		t->cgroups = 0;
+	if ((mkdir(t->dir, 0755) && errno != EEXIST) || access(kill_path, W_OK) ||
+	    (t->procs_fd = cg_open(t->dir, "cgroup.procs", O_WRONLY)) < 0) {
+		cg_drop(t);
 		return -1;
 	}
+	/* Optional: without them the run's cgroup is walked instead. */
+	t->events_fd = cg_open(t->dir, "cgroup.events", O_RDONLY);
+	t->stat_fd = cg_open(t->dir, "cgroup.stat", O_RDONLY);
 	return 0;
 }
 
-void tree_begin(struct run_tree *t, pid_t child)
+int tree_join_fd(struct run_tree *t)
 {
-	char pid[24];
-
-	t->main = child;
-	t->in_cgroup = 0;
 	if (!t->cgroups || (!t->dir[0] && cg_make(t)))
-		return;
-	snprintf(pid, sizeof(pid), "%ld", (long)child);
-	if (write_file(t->dir, "cgroup.procs", pid) == 0) {
-		t->in_cgroup = 1;
-		return;
-	}
-	/* Cannot move processes here (a delegation boundary, a threaded
+		return -1;
+	return t->procs_fd;
+}
+
+void tree_begin(struct run_tree *t, pid_t child, int joined)
+{
+	t->main = child;
+	t->in_cgroup = t->cgroups && joined;
+	/* It could not move there (a delegation boundary, a threaded
 	 * cgroup): this run and the next use the subreaper. */
-	rmdir(t->dir);
-	t->dir[0] = '\0';
-	t->cgroups = 0;
+	if (t->cgroups && !joined)
+		cg_drop(t);
 }
 
 void tree_main_reaped(struct run_tree *t)
@@ -479,6 +507,22 @@ static void reaper_kill(struct run_tree *t)
 
 /* ---- the run's processes ---------------------------------------------------- */
 
+/* Key KEY's number in a cgroup file kept open (fd), or -1 when it cannot
+ * be read: "populated" in cgroup.events, "nr_descendants" in cgroup.stat. */
+static long cg_key(int fd, const char *key)
+{
+	char buf[512], *p;
+	ssize_t n;
+
+	if (fd < 0 || (n = pread(fd, buf, sizeof(buf) - 1, 0)) <= 0)
+		return -1;
+	buf[n] = '\0';
+	for (p = buf; (p = strstr(p, key)); p++)
+		if ((p == buf || p[-1] == '\n') && p[strlen(key)] == ' ')
+			return atol(p + strlen(key) + 1);
+	return -1;
+}
+
 size_t tree_survey(struct run_tree *t, pid_t **pids)
 {
 	struct pid_list l = { NULL, 0, 0, t->main };
@@ -486,6 +530,10 @@ size_t tree_survey(struct run_tree *t, pid_t **pids)
 	*pids = NULL;
 	if (!t->in_cgroup)
 		return reaper_survey(t, pids);
+	/* The usual case, once the first process is reaped: the kernel says
+	 * nothing of the run is alive, in its cgroup or below. */
+	if (!t->main && cg_key(t->events_fd, "populated") == 0)
+		return 0;
 	cg_walk(t->dir, cg_read_procs, &l);
 	*pids = l.v;
 	return l.n;
@@ -574,7 +622,7 @@ void tree_keep(struct run_tree *t, const pid_t *pids, size_t n)
 void tree_end(struct run_tree *t)
 {
 	/* Cgroups the program made inside the run's: empty by now. */
-	if (t->in_cgroup)
+	if (t->in_cgroup && cg_key(t->stat_fd, "nr_descendants") != 0)
 		cg_walk(t->dir, cg_rmdir, t->dir);
 	while (waitpid(-1, NULL, WNOHANG) > 0)
 		;
@@ -584,6 +632,9 @@ void tree_end(struct run_tree *t)
 
 void tree_release(struct run_tree *t)
 {
+	close_fd(&t->procs_fd);
+	close_fd(&t->events_fd);
+	close_fd(&t->stat_fd);
 	if (t->dir[0])
 		cg_walk(t->dir, cg_rmdir, NULL);
 	free(t->kept);

@@ -6,7 +6,8 @@
  * finds them, kills them (or lets them go when asked), and says how many.
  *
  * Two ways to find them. Where cgroup v2 can be written, the run's first
- * process is moved into a cgroup of the server's own before it is released:
+ * process moves itself into a cgroup of the server's own before it is
+ * released (a write to a descriptor kept open for all runs):
  * whatever it starts is in that cgroup, cgroup.kill ends all of it at once,
  * and cgroup.events says when it is empty. Elsewhere, and in any case as a
  * backstop, the server is a child subreaper (PR_SET_CHILD_SUBREAPER): what a
@@ -35,6 +36,9 @@ struct run_tree {
 	char home[4096];	/* the server's own cgroup directory */
 	char dir[4200];		/* the runs' cgroup ("" until made) */
 	int in_cgroup;		/* the current run's first process was moved into dir */
+	int procs_fd;		/* dir's cgroup.procs, cgroup.events, cgroup.stat, */
+	int events_fd;		/* kept open while dir exists (-1 otherwise): */
+	int stat_fd;		/* one write or read per run instead of a walk */
 	pid_t main;		/* the current run's first process, 0 when reaped */
 	struct tree_kept *kept;
 	size_t nkept, kept_alloc;
@@ -43,9 +47,17 @@ struct run_tree {
 /* At server start: become a subreaper, look for a writable cgroup v2. */
 void tree_init(struct run_tree *t);
 
-/* A run's first process was forked (and waits to be released): put it in
- * the run's cgroup when there is one. */
-void tree_begin(struct run_tree *t, pid_t child);
+/*
+ * Before a run's first process starts: the descriptor it writes "0" to, to
+ * move itself into the run's cgroup (the cgroup is made at the first run),
+ * or -1 when runs get no cgroup. Close-on-exec.
+ */
+int tree_join_fd(struct run_tree *t);
+
+/* The run's first process started (and waits to be released); joined: it
+ * moved itself into the run's cgroup. When it could not, this run and the
+ * next use the subreaper. */
+void tree_begin(struct run_tree *t, pid_t child, int joined);
 
 /* The first process was reaped. */
 void tree_main_reaped(struct run_tree *t);
