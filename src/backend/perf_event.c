@@ -78,6 +78,42 @@ size_t perf_set_open(struct perf_set *s, const struct event_spec *evs, const siz
 	return opened;
 }
 
+static void hold_kind(struct perf_held *h, uint64_t config)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	if (config >= 32 || (h->kinds & (1u << config)) || h->n == PERF_HELD_MAX)
+		return;
+	h->kinds |= 1u << config;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = config;
+	a.disabled = 1;
+	/* The keys do not care; a stricter perf_event_paranoid does. */
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	fd = sys_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0)
+		h->fd[h->n++] = fd;
+}
+
+void perf_hold(struct perf_held *h, const struct event_spec *evs, size_t n)
+{
+	hold_kind(h, PERF_COUNT_SW_DUMMY);	/* the per-task key */
+	for (size_t i = 0; i < n; i++)
+		if (evs[i].attr.type == PERF_TYPE_SOFTWARE)
+			hold_kind(h, evs[i].attr.config);
+}
+
+void perf_held_release(struct perf_held *h)
+{
+	for (size_t i = 0; i < h->n; i++)
+		close(h->fd[i]);
+	memset(h, 0, sizeof(*h));
+}
+
 int perf_set_read(const struct perf_set *s, size_t i, struct perf_reading *r,
 		  struct error *err)
 {

@@ -50,6 +50,25 @@ int perf_set_read(const struct perf_set *s, size_t i, struct perf_reading *r,
 void perf_set_release(struct perf_set *s);
 
 /*
+ * The kernel switches some of its perf code on and off with static keys:
+ * one per software event kind (page-faults, context-switches, ...) and one
+ * for any per-task event. Switching rewrites kernel text and stops every
+ * CPU to do so; with a run's counters the only ones of their kind, that
+ * happens twice per kind and per run. A campaign holds one disabled event of
+ * each software kind it counts (and a dummy) on pmustat itself, opened
+ * once, so the keys stay on: what the runs' counters count does not change.
+ * Opening is best effort (a refused one only costs time).
+ */
+#define PERF_HELD_MAX 16
+struct perf_held {
+	uint32_t kinds;		/* software configs tried, a bit each */
+	size_t n;
+	int fd[PERF_HELD_MAX];
+};
+void perf_hold(struct perf_held *h, const struct event_spec *evs, size_t n);
+void perf_held_release(struct perf_held *h);
+
+/*
  * Attaching (run/attach.h): open one counting event on a running task
  * (pid >= 0, cpu -1) or on one CPU for every task (pid -1, cpu >= 0), not
  * waiting for an exec. Leaders (group_fd -1) start disabled and are enabled

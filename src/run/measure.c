@@ -42,6 +42,7 @@ int measure_run(const struct measure_spec *spec, struct spawner *server, struct 
 		spawn_release(&sp);
 		return -1;
 	}
+	perf_hold(&server->held, spec->events, spec->nevents);
 	perf_set_open(&set, spec->events, spec->group, spec->nevents, sp.pid);
 	if (spec->attach && spec->attach(spec->attach_ctx, sp.pid, err)) {
 		perf_set_release(&set);

@@ -103,6 +103,7 @@ int spawner_start(struct spawner *s, struct error *err)
 
 void spawner_stop(struct spawner *s)
 {
+	perf_held_release(&s->held);
 	if (s->sock < 0)
 		return;
 	/* A healthy server kills what it was running and exits on EOF. */

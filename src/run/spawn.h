@@ -29,6 +29,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "backend/perf_event.h"
 #include "core/error.h"
 #include "run/sigwatch.h"
 
@@ -39,6 +40,7 @@ struct spawner {
 	int forked;		/* 1 = no pmustat-spawner found: a fork of pmustat
 				 * serves, and children inherit its memory */
 	int broken;		/* it stopped answering and was killed */
+	struct perf_held held;	/* the campaign's kernel switches (perf_event.h) */
 };
 
 /*
