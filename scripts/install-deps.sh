@@ -9,7 +9,7 @@
 # `install-deps.sh slurm` installs only what the fleet test needs: Slurm's
 # daemons and clients and munge (tests/slurm/cluster.sh, tests/cli/t-fleet.sh).
 set -u
-PKGS="gcc make pkg-config libpfm4-dev libjansson-dev libelf-dev libdw-dev libcmocka-dev valgrind heaptrack
+PKGS="gcc make pkg-config libpfm4-dev libjansson-dev libelf-dev libdw-dev libiberty-dev libcmocka-dev valgrind heaptrack
 	elfutils lld python3-jsonschema"
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-dev"
 [ "${1:-}" = chromium ] && PKGS="$PKGS chromium"

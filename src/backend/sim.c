@@ -460,6 +460,9 @@ int sim_prepare(struct sim_run *r, const char *valgrind, const struct cache_geom
 	static const char *const fixed[] = {
 		"-q", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes",
 		"--trace-children=yes",
+		/* raw names: the profile demangles them itself (symbol_demangle),
+		 * so that a function is spelled one way in the whole report */
+		"--demangle=no",
 	};
 	struct strbuf out = STRBUF_INIT;
 	size_t n = 0;

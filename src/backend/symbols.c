@@ -23,7 +23,6 @@
  */
 #include "backend/symbols.h"
 
-#include <dlfcn.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
@@ -159,8 +158,6 @@ struct addr_slot {
 	uint16_t unmapped;	/* 1 when counted in symbolizer.unmapped */
 };
 
-typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
-
 struct symbolizer {
 	struct strtab strings;
 	struct range *ranges;		/* sorted by start, disjoint */
@@ -175,9 +172,6 @@ struct symbolizer {
 	size_t nframes, aframes;
 	size_t unmapped;		/* distinct addresses in no file mapping */
 	uint64_t page;
-	void *cxxabi;			/* libstdc++ for the demangler */
-	demangle_fn demangle;
-	int demangle_tried;
 	char **gaps;
 };
 
@@ -217,8 +211,6 @@ void symbolizer_free(struct symbolizer *s)
 		free(s->objects[i].why);
 		free(s->objects[i].seg);
 	}
-	if (s->cxxabi)
-		dlclose(s->cxxabi);
 	gaps_free(s);
 	free(s->modules);
 	free(s->objects);
@@ -593,40 +585,15 @@ static int range_module(struct symbolizer *s, struct range *r)
 
 /* ---- names ------------------------------------------------------------- */
 
-/* libstdc++'s __cxa_demangle, loaded at the first C++ name; NULL when the
- * library is not there (names then stay mangled). */
-static demangle_fn demangler(struct symbolizer *s)
-{
-	if (!s->demangle_tried) {
-		s->demangle_tried = 1;
-		s->cxxabi = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
-		if (s->cxxabi)
-			*(void **)&s->demangle = dlsym(s->cxxabi, "__cxa_demangle");
-	}
-	return s->demangle;
-}
-
-/* The name to show for a raw symbol or DWARF name, interned. */
-/* The name to show: demangled, and without the symbol version a shared
- * library's symbol table may append ("__libc_start_main@@GLIBC_2.34"). */
+/* The name to show for a raw symbol or DWARF name, interned: demangled
+ * (symbol_demangle), without the symbol version a shared library's symbol
+ * table may append. */
 static const char *display_name(struct symbolizer *s, const char *raw)
 {
-	demangle_fn fn;
-	char *d, *plain = NULL;
-	int status = -1;
-	const char *out, *at = strchr(raw, '@');
+	char *d = symbol_demangle(raw);
+	const char *out = intern(&s->strings, d);
 
-	if (at && at > raw)
-		raw = plain = xstrndup(raw, (size_t)(at - raw));
-	if (raw[0] != '_' || raw[1] != 'Z' || !(fn = demangler(s))) {
-		out = intern(&s->strings, raw);
-		free(plain);
-		return out;
-	}
-	d = fn(raw, NULL, NULL, &status);
-	out = intern(&s->strings, status == 0 && d ? d : raw);
 	free(d);
-	free(plain);
 	return out;
 }
 

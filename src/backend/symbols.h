@@ -66,7 +66,7 @@ int symbolizer_add_maps(struct symbolizer *s, const struct sym_map *maps, size_t
 
 struct sym_frame {
 	/* The function: the symbol table's name, demangled when it is a C++
-	 * name and libstdc++'s demangler can be loaded; DWARF's name for an
+	 * or Rust name (symbol_demangle); DWARF's name for an
 	 * inlined function (or where the symbol table has none); "[plt]" in
 	 * a PLT stub; "[unknown]" when nothing names the address; "[vdso]" in
 	 * the vDSO. */
@@ -132,9 +132,20 @@ void symbolizer_each_file(struct symbolizer *s,
  * append to the copies and parts of a function they make (GCC's .isra.N,
  * .constprop.N, .part.N, .cold, .cold.N, .lto_priv.N, .localalias,
  * .clone.N, .specialized.N; LLVM's .llvm.N; a demangled C++ name's
- * " [clone .isra.0]"). "foo.constprop.3.cold" -> "foo". A dot followed by
+ * " [clone .isra.0]"). "foo.constprop.3.cold" -> "foo". Also without
+ * Rust's build hashes: a legacy name's trailing "::h" + 16 hex digits and
+ * v0's crate disambiguators "[hex]" ("core[1f2e]::ptr::write::h0123456789abcdef"
+ * -> "core::ptr::write"). A dot followed by
  * anything else is part of the name (Go's "main.main"). Caller frees.
  */
 char *symbol_key(const char *name);
+
+/*
+ * The name of a raw symbol to show: demangled when it is a C++ (Itanium
+ * ABI) or Rust (legacy or v0) name, through libiberty; without the symbol
+ * version a shared library's symbol table may append ("malloc@@GLIBC_2.2.5"
+ * -> "malloc"); otherwise the name as it is. Caller frees.
+ */
+char *symbol_demangle(const char *raw);
 
 #endif

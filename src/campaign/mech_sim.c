@@ -250,7 +250,7 @@ static void on_function(void *ctx, const char *fn, const uint64_t *ev)
 {
 	struct fn_ctx *f = ctx;
 	struct sim_counts one;
-	char *key;
+	char *key, *name;
 
 	if (ev[SIM_IR] < f->min_ir)
 		return;
@@ -258,7 +258,9 @@ static void on_function(void *ctx, const char *fn, const uint64_t *ev)
 	memcpy(one.ev, ev, sizeof(one.ev));
 	one.have = (1u << SIM_NEVENTS) - 1;
 	one.used.ll_level = f->ll_level;
-	key = symbol_key(fn);
+	name = symbol_demangle(fn);	/* cachegrind runs with --demangle=no */
+	key = symbol_key(name);
+	free(name);
 	for (size_t i = 0; i < sizeof(fn_counts) / sizeof(fn_counts[0]); i++) {
 		double v;
 

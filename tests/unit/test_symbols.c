@@ -349,6 +349,16 @@ static void test_key(void **state)
 		{ "ns::f(int) [clone .constprop.0] [clone .cold]", "ns::f(int)" },
 		{ "[unknown]", "[unknown]" },
 		{ "", "" },
+		/* Rust: build hashes are not part of the function */
+		{ "core::ptr::write::h0219fb2a31b7c5e1", "core::ptr::write" },
+		{ "core::ptr::write::h0219fb2a31b7c5e1.llvm.42", "core::ptr::write" },
+		{ "f::h0219fb2a31b7c5eZ", "f::h0219fb2a31b7c5eZ" },	/* not hex */
+		{ "core[5b1e7c8d9a0f1234]::ptr::write::<lcbench[77aa]::LC>",
+		  "core::ptr::write::<lcbench::LC>" },
+		{ "std::vector<int>::operator[](unsigned long)",
+		  "std::vector<int>::operator[](unsigned long)" },
+		{ "f(char [16])", "f(char [16])" },
+		{ "[lib.so+0x35000]", "[lib.so+0x35000]" },
 	};
 
 	(void)state;
@@ -359,6 +369,37 @@ static void test_key(void **state)
 			fail_msg("symbol_key(\"%s\") = \"%s\", want \"%s\"", cases[i][0], k,
 				 cases[i][1]);
 		free(k);
+	}
+}
+
+/* The one demangler: C++, Rust legacy and Rust v0 names as perf shows
+ * them (the symbols are from g++ 12 and Debian's rustc 1.63 builds of
+ * workloads/lcbench), C names and versioned names untouched. */
+static void test_symbol_demangle(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "_ZN4core3ptr5write17h0219fb2a31b7c5e1E", "core::ptr::write" },
+		{ "_RNvCskxoeWCBqGMC_7lcbench4main", "lcbench::main" },
+		{ "_RINvNtCs6IL9ONYDOZW_4core3ptr13drop_in_placeNtCskxoeWCBqGMC_7lcbench"
+		  "17LinearCombinationEBI_",
+		  "core::ptr::drop_in_place::<lcbench::LinearCombination>" },
+		{ "_RNCINvNtCsdyIG5SqMl5y_3std2rt10lang_startuE0CskxoeWCBqGMC_7lcbench"
+		  ".llvm.107786592485128319", "std::rt::lang_start::<()>::{closure#0}" },
+		{ "_ZNSt6vectorIiSaIiEE9push_backERKi",
+		  "std::vector<int, std::allocator<int> >::push_back(int const&)" },
+		{ "malloc@@GLIBC_2.2.5", "malloc" },
+		{ "main", "main" },
+		{ "_Robert", "_Robert" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *d = symbol_demangle(cases[i][0]);
+
+		if (strcmp(d, cases[i][1]))
+			fail_msg("symbol_demangle(\"%s\") = \"%s\", want \"%s\"", cases[i][0],
+				 d, cases[i][1]);
+		free(d);
 	}
 }
 
@@ -850,6 +891,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_key),
+		cmocka_unit_test(test_symbol_demangle),
 		cmocka_unit_test(test_pie),
 		cmocka_unit_test(test_pie_shifted),
 		cmocka_unit_test(test_pie_lld),
