@@ -97,6 +97,7 @@ demo: deps
 # Benchmarks, not tests: each prints ratios against baselines run side by side.
 bench: all
 	@sh bench/run.sh $(abspath $(PMUSTAT))
+	@python3 bench/cost.py $(abspath $(PMUSTAT))
 	@sh bench/output.sh $(abspath $(PMUSTAT))
 	@sh bench/profile.sh $(abspath $(PMUSTAT))
 	@sh bench/allocsites.sh $(abspath $(PMUSTAT))

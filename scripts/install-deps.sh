@@ -6,6 +6,7 @@
 # and libFuzzer runtimes (only recommended by clang, so named here).
 # `install-deps.sh chromium` adds the headless browser tests/cli/t-html.sh
 # renders the HTML report in (its DOM and a screenshot).
+# `install-deps.sh bench` adds hyperfine, a baseline of bench/cost.py.
 # `install-deps.sh slurm` installs only what the fleet test needs: Slurm's
 # daemons and clients and munge (tests/slurm/cluster.sh, tests/cli/t-fleet.sh).
 set -u
@@ -13,6 +14,7 @@ PKGS="gcc make pkg-config libpfm4-dev libjansson-dev libelf-dev libdw-dev libibe
 	elfutils lld python3-jsonschema"
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-dev"
 [ "${1:-}" = chromium ] && PKGS="$PKGS chromium"
+[ "${1:-}" = bench ] && PKGS="$PKGS hyperfine"
 [ "${1:-}" = slurm ] && PKGS="slurm-wlm munge"
 missing=""
 for p in $PKGS; do
