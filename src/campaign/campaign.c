@@ -159,6 +159,11 @@ static void note_layout(struct campaign *c)
 
 int campaign_prepare(struct campaign *c, struct error *err)
 {
+	/* The block loop orders at most this many variants (run/schedule.h). */
+	if (c->res.nvariants > SCHED_MAX_VARIANTS) {
+		error_set(err, ERR_USAGE, "more than %d variants", SCHED_MAX_VARIANTS);
+		return error_hint(err, "compare fewer variants at once, or split the comparison");
+	}
 	if (campaign_plan(c, err))
 		return -1;
 	if (c->o->dry_run)

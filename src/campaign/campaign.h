@@ -112,6 +112,7 @@ struct campaign_opts {
 	double max_time_s;	/* time budget, simulated runs included; 0 = none */
 	unsigned sim_runs;	/* simulated blocks (0: 3) */
 	int profile;		/* --profile modes: PROFILE_TIME | PROFILE_ALLOCS */
+	int profile_timed;	/* --profile-timed: sample inside the timed runs */
 	unsigned trace_runs;	/* traced (untimed) runs per variant (0: 1) */
 	unsigned profile_frames;	/* frames per allocation call site (0: 4) */
 	unsigned profile_hz;	/* --profile-rate (0: 999) */
@@ -140,16 +141,13 @@ struct campaign {
 	struct sysfs_model model;
 	struct catalog_host cat;	/* catalogue for the host or --uarch */
 	int have_cat;
-	int backend, call_mech;		/* parsed --backend / --calls */
+	int backend;			/* parsed --backend */
 	/* The request, split: portable metrics, native events, call counters. */
 	char *req_metrics, *req_events, *req_calls;
 	struct mech_slot *mech;		/* the active mechanisms, in table order */
 	size_t nmech;
 	size_t groups;			/* counter groups: group of a block = block mod groups */
-	int sim_valgrind, sim_ll_level;	/* what simulation could do (the policy asks) */
 	int native;			/* native runs are needed */
-	unsigned sim_blocks;		/* simulated blocks planned */
-	unsigned traced_blocks;		/* traced (untimed) blocks planned */
 	unsigned native_blocks;		/* native blocks run (incl. warm-up) */
 	uint64_t t0;			/* CLOCK_MONOTONIC ns when the runs began */
 	struct journal *journal;	/* -o FILE: runs appended as they finish */

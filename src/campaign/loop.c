@@ -15,6 +15,14 @@
  * Traced blocks (a mechanism's untimed runs, such as allocation call sites)
  * run first, before any simulated or measured block, in an order of their
  * own; their time counts against the budget like any other.
+ *
+ * Instrumented blocks: a mechanism that perturbs the program (its needs say
+ * so) never takes part in a timed run; after a timed block, each such
+ * mechanism gets a block of runs of its own, alone in them, so that its
+ * values pair block by block with the verdicts' runs and its cost is the
+ * wall time of its runs against the timed ones next to them (cost.c). A
+ * mechanism of exact counts gets MECH_EXACT_BLOCKS of them, more only once
+ * its values differ between runs.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -31,11 +39,12 @@ extern char **environ;
 
 struct loop {
 	struct campaign *c;
-	struct schedule native, sim, traced;
+	struct schedule native, sim, traced, instr;
 	size_t done, total;
 	unsigned blocks;		/* blocks run, any kind: the next block's number */
 	uint64_t native_ns, sim_ns;	/* time spent in each kind of block */
 	unsigned native_run, sim_run;	/* blocks of each kind run */
+	unsigned instr_run;		/* instrumented blocks run, all mechanisms */
 	unsigned sim_planned;		/* simulated blocks still planned */
 	struct strbuf status, why;
 };
@@ -90,9 +99,14 @@ static int attach_all(void *ctx, pid_t pid, struct error *err)
 	return 0;
 }
 
-static int takes_part(const struct mech_slot *m, const struct sched_slot *slot)
+int mech_takes_part(const struct campaign *c, size_t i, const struct sched_slot *slot)
 {
-	return m->ops->runs & (slot->sim ? MECH_SIM : slot->traced ? MECH_TRACED : MECH_NATIVE);
+	const struct mech_needs *n = &c->mech[i].need;
+
+	/* An instrumented run carries its own mechanism and nothing else. */
+	if (slot->instrumented)
+		return (n->runs & MECH_INSTRUMENTED) && (size_t)slot->instrumented == i + 1;
+	return (n->runs & (slot->sim ? MECH_SIM : slot->traced ? MECH_TRACED : MECH_NATIVE)) != 0;
 }
 
 /* After the run: record, end every mechanism that began it, persist, and
@@ -104,7 +118,7 @@ static int finish_run(struct campaign *c, const struct sched_slot *slot, double 
 	enum run_status st;
 
 	for (size_t i = 0; i < c->nmech; i++)
-		if (takes_part(&c->mech[i], slot) && c->mech[i].ops->end)
+		if (mech_takes_part(c, i, slot) && c->mech[i].ops->end)
 			c->mech[i].ops->end(c, c->mech[i].state, runs[i], out, idx);
 	if (c->target)
 		campaign_target_end(c, idx);
@@ -141,7 +155,7 @@ static int run_slot(struct campaign *c, const struct sched_slot *slot, struct er
 	rs.envp = padded;
 	rs.timeout_s = c->o->timeout_s;
 	for (size_t i = 0; i < c->nmech && !rc; i++) {
-		if (!takes_part(&c->mech[i], slot))
+		if (!mech_takes_part(c, i, slot))
 			continue;
 		runs[i] = xcalloc(1, c->mech[i].ops->run_size + 1);
 		if (c->mech[i].ops->begin)
@@ -199,8 +213,8 @@ static void progress(struct loop *l)
 
 /* Run one block's slots; 0, or -1 when a run failed (err) — a stop request
  * just ends the block early. Returns the block's duration in *ns. */
-static int run_block(struct loop *l, struct sched_slot *slots, int kind, uint64_t *ns,
-		     struct error *err)
+static int run_block(struct loop *l, struct sched_slot *slots, int kind, size_t mech,
+		     uint64_t *ns, struct error *err)
 {
 	struct campaign *c = l->c;
 	uint64_t t = clock_now_ns();
@@ -210,6 +224,7 @@ static int run_block(struct loop *l, struct sched_slot *slots, int kind, uint64_
 		if (kind != MECH_NATIVE) {
 			slots[i].sim = kind == MECH_SIM;
 			slots[i].traced = kind == MECH_TRACED;
+			slots[i].instrumented = kind == MECH_INSTRUMENTED ? (int)mech + 1 : 0;
 			slots[i].warmup = 0;
 		}
 	}
@@ -241,13 +256,13 @@ static double sim_reserve_s(const struct loop *l)
 
 static int run_sim_block(struct loop *l, struct error *err)
 {
-	struct sched_slot slots[64];
+	struct sched_slot slots[SCHED_MAX_VARIANTS];
 	uint64_t ns;
 
 	schedule_block(&l->sim, (int)l->sim_run, slots);
 	strbuf_reset(&l->status);
 	strbuf_adds(&l->status, "simulating");
-	if (run_block(l, slots, MECH_SIM, &ns, err))
+	if (run_block(l, slots, MECH_SIM, 0, &ns, err))
 		return -1;
 	l->sim_ns += ns;
 	l->sim_run++;
@@ -292,10 +307,44 @@ static int over_budget(struct loop *l)
 	return 1;
 }
 
+/* Does mechanism k want an instrumented block now? Every timed block for a
+ * profile; for exact counts the first few, then more only if they varied. */
+static int instr_wanted(const struct campaign *c, size_t k)
+{
+	const struct mech_slot *m = &c->mech[k];
+
+	if (!m->need.perturbs)
+		return 0;
+	if (!m->need.exact || m->instr_blocks < MECH_EXACT_BLOCKS)
+		return 1;
+	return campaign_mech_varies(c, k);
+}
+
+/* After a timed block: each perturbing mechanism's block of its own. */
+static int run_instrumented(struct loop *l, uint64_t *ns, struct error *err)
+{
+	struct campaign *c = l->c;
+	struct sched_slot slots[SCHED_MAX_VARIANTS];
+
+	for (size_t k = 0; k < c->nmech && !c->sw.stop_signal; k++) {
+		uint64_t t;
+
+		if (!instr_wanted(c, k))
+			continue;
+		schedule_block(&l->instr, (int)l->instr_run, slots);
+		if (run_block(l, slots, MECH_INSTRUMENTED, k, &t, err))
+			return -1;
+		*ns += t;
+		c->mech[k].instr_blocks++;
+		l->instr_run++;
+	}
+	return 0;
+}
+
 static int run_native(struct loop *l, struct error *err)
 {
 	struct campaign *c = l->c;
-	struct sched_slot slots[64];
+	struct sched_slot slots[SCHED_MAX_VARIANTS];
 	/* An attach session runs intervals until it ends (target.c). */
 	unsigned nblocks = c->target ? UINT_MAX : c->o->warmup + c->o->stop.max_blocks;
 	int stop = 0;
@@ -304,7 +353,13 @@ static int run_native(struct loop *l, struct error *err)
 		uint64_t ns;
 
 		schedule_block(&l->native, (int)b, slots);
-		if (run_block(l, slots, MECH_NATIVE, &ns, err))
+		if (run_block(l, slots, MECH_NATIVE, 0, &ns, err))
+			return -1;
+		if (c->sw.stop_signal && !c->target)
+			break;
+		/* The block's instrumented runs count in its time, so the
+		 * budget's prediction of the next block includes them. */
+		if (b >= c->o->warmup && run_instrumented(l, &ns, err))
 			return -1;
 		if (c->sw.stop_signal && !c->target)
 			break;
@@ -324,14 +379,15 @@ static int run_native(struct loop *l, struct error *err)
 
 static int run_traced(struct loop *l, struct error *err)
 {
-	struct sched_slot slots[64];
+	struct sched_slot slots[SCHED_MAX_VARIANTS];
+	unsigned traced = campaign_blocks_of(l->c, MECH_TRACED);
 	uint64_t ns;
 
-	for (unsigned b = 0; b < l->c->traced_blocks && !l->c->sw.stop_signal; b++) {
+	for (unsigned b = 0; b < traced && !l->c->sw.stop_signal; b++) {
 		schedule_block(&l->traced, (int)b, slots);
 		strbuf_reset(&l->status);
 		strbuf_adds(&l->status, "tracing");
-		if (run_block(l, slots, MECH_TRACED, &ns, err))
+		if (run_block(l, slots, MECH_TRACED, 0, &ns, err))
 			return -1;
 	}
 	return 0;
@@ -365,6 +421,17 @@ static int run_blocks(struct loop *l, struct error *err)
 	return 0;
 }
 
+/* Instrumented blocks planned at most, for the progress count. */
+static unsigned instr_planned(const struct campaign *c)
+{
+	unsigned n = 0;
+
+	for (size_t k = 0; c->native && k < c->nmech; k++)
+		if (c->mech[k].need.perturbs)
+			n += c->o->stop.max_blocks;	/* exact counts: fewer, unless they vary */
+	return n;
+}
+
 int campaign_run(struct campaign *c, struct error *err)
 {
 	struct loop l = { c };
@@ -383,8 +450,9 @@ int campaign_run(struct campaign *c, struct error *err)
 	if (campaign_hooks_all(c, HOOK_SETUP, err))
 		return -1;
 	c->t0 = clock_now_ns();
-	l.sim_planned = c->sim_blocks;
-	l.total = (size_t)(native + c->sim_blocks + c->traced_blocks) * c->res.nvariants;
+	l.sim_planned = campaign_blocks_of(c, MECH_SIM);
+	l.total = (size_t)(native + l.sim_planned + campaign_blocks_of(c, MECH_TRACED) +
+			   instr_planned(c)) * c->res.nvariants;
 	l.status = (struct strbuf)STRBUF_INIT;
 	l.why = (struct strbuf)STRBUF_INIT;
 	schedule_init(&l.native, c->o->seed, (int)c->res.nvariants, (int)c->groups,
@@ -394,6 +462,8 @@ int campaign_run(struct campaign *c, struct error *err)
 	schedule_init(&l.sim, c->o->seed ^ 0x5157u, (int)c->res.nvariants, 1, 0,
 		      c->o->env_pad_max, c->o->shuffle);
 	schedule_init(&l.traced, c->o->seed ^ 0x7472u, (int)c->res.nvariants, 1, 0,
+		      c->o->env_pad_max, c->o->shuffle);
+	schedule_init(&l.instr, c->o->seed ^ 0x696eu, (int)c->res.nvariants, 1, 0,
 		      c->o->env_pad_max, c->o->shuffle);
 	rc = run_blocks(&l, err);
 	/* --cleanup once the blocks are over, also after a failed run (its
@@ -411,6 +481,7 @@ int campaign_run(struct campaign *c, struct error *err)
 		result_add_note(&c->res, NOTE_WARNING, NULL, "run it by hand",
 				"--cleanup did not run: the campaign was interrupted");
 	}
+	campaign_note_costs(c);
 	if (c->sw.stop_signal)
 		campaign_note_interrupted(c, l.total);
 	else if (!rc)

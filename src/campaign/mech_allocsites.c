@@ -173,7 +173,8 @@ static void note_uprobe_variants(struct campaign *c, struct sites_state *s)
 	strbuf_release(&of);
 }
 
-static int sites_plan(struct campaign *c, void **state, struct error *err)
+static int sites_plan(struct campaign *c, void **state, struct mech_needs *need,
+			struct error *err)
 {
 	struct sites_state *s;
 	size_t usable = 0, shim = 0;
@@ -210,7 +211,8 @@ static int sites_plan(struct campaign *c, void **state, struct error *err)
 	*state = s;
 	result_add_metric(&c->res, ALLOC_SITES, "", MSRC_PROFILE)->hidden = 1;
 	s->marker = c->res.nmetrics - 1;
-	c->traced_blocks = c->o->trace_runs ? c->o->trace_runs : 1;
+	need->runs = MECH_TRACED;
+	need->blocks = c->o->trace_runs ? c->o->trace_runs : 1;
 	for (size_t v = 0; v < s->nvariants; v++)
 		shim += s->usable[v] == 1;
 	result_add_note(&c->res, NOTE_NOTE, NULL, NULL,
@@ -218,7 +220,7 @@ static int sites_plan(struct campaign *c, void **state, struct error *err)
 			"outside every statistic (%s unwinds each allocating call, "
 			"%u frame%s); exact counts for a deterministic program; temporaries as "
 			"heaptrack defines them (freed before the thread's next heap call)",
-			c->traced_blocks, c->traced_blocks == 1 ? "" : "s",
+			need->blocks, need->blocks == 1 ? "" : "s",
 			shim ? "the LD_PRELOAD shim" : "libdwfl", s->frames,
 			s->frames == 1 ? "" : "s");
 	note_uprobe_variants(c, s);
@@ -539,7 +541,6 @@ static void sites_run_release(void *state, void *run)
 
 const struct mechanism_ops mech_allocsites = {
 	.name = "allocsites",
-	.runs = MECH_TRACED,
 	.run_size = sizeof(struct sites_run),
 	.plan = sites_plan,
 	.begin = sites_begin,

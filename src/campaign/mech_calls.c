@@ -112,10 +112,33 @@ static void calls_release(void *state)
 	free(s);
 }
 
-static int calls_plan(struct campaign *c, void **state, struct error *err)
+/* The shim and uprobes run code in the program at every call: the counts
+ * come from instrumented runs of their own, never from the timed ones. Exact
+ * counts need few of them, unless a verdict is taken on them (the primary
+ * metric): then one per timed block, paired. */
+static void calls_needs(struct campaign *c, const struct calls_state *s,
+			struct mech_needs *need)
+{
+	const struct callcount_set *cs = &s->sets[0];
+
+	need->runs = MECH_INSTRUMENTED;
+	need->perturbs = 1;
+	need->exact = 1;
+	for (size_t m = 0; m < cs->nmetrics; m++)
+		if (c->res.primary && !strcmp(c->res.primary, cs->metrics[m].name))
+			need->exact = 0;
+	snprintf(need->what, sizeof(need->what), "counting calls (%s) %s", c->req_calls,
+		 cs->mech == CALLCOUNT_PRELOAD ? "through the LD_PRELOAD shim" : "with uprobes");
+}
+
+static int calls_plan(struct campaign *c, void **state, struct mech_needs *need,
+			struct error *err)
 {
 	struct calls_state *s;
+	enum callcount_mech mech;
 
+	if (callcount_mech_parse(c->o->calls ? c->o->calls : "auto", &mech, err))
+		return -1;
 	if (!c->req_calls)
 		return 0;
 	if (c->o->dry_run) {
@@ -128,7 +151,7 @@ static int calls_plan(struct campaign *c, void **state, struct error *err)
 	s->nvariants = c->res.nvariants;
 	s->sets = xcalloc(s->nvariants, sizeof(*s->sets));
 	for (size_t v = 0; v < s->nvariants; v++) {
-		enum callcount_mech force = v ? s->sets[0].mech : (enum callcount_mech)c->call_mech;
+		enum callcount_mech force = v ? s->sets[0].mech : mech;
 
 		if (resolve_variant(c, s, v, force, err)) {
 			s->nvariants = v + 1;
@@ -138,6 +161,7 @@ static int calls_plan(struct campaign *c, void **state, struct error *err)
 	add_metrics(c, s);
 	if (s->sets[0].mech == CALLCOUNT_UPROBE)
 		plan_probes(c, s);
+	calls_needs(c, s, need);
 	return 0;
 }
 
@@ -226,7 +250,6 @@ static void calls_run_release(void *state, void *run)
 
 const struct mechanism_ops mech_calls = {
 	.name = "calls",
-	.runs = MECH_NATIVE,
 	.run_size = sizeof(struct calls_run),
 	.plan = calls_plan,
 	.begin = calls_begin,

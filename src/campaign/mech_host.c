@@ -52,7 +52,8 @@ static int read_ticks(const struct host_state *s, unsigned long long *steal,
 	return rc;
 }
 
-static int host_plan(struct campaign *c, void **state, struct error *err)
+static int host_plan(struct campaign *c, void **state, struct mech_needs *need,
+			struct error *err)
 {
 	struct host_state *s;
 	unsigned long long steal, busy;
@@ -72,6 +73,7 @@ static int host_plan(struct campaign *c, void **state, struct error *err)
 		free(s);
 		return 0;
 	}
+	need->runs = MECH_NATIVE;
 	s->ns_per_tick = 1e9 / (double)hz / (c->o->pin_cpu >= 0 ? 1 : ncpus);
 	result_add_metric(&c->res, "host-steal", "ns", MSRC_HOST)->hidden = 1;
 	s->steal = c->res.nmetrics - 1;
@@ -111,7 +113,6 @@ static void host_end(struct campaign *c, void *state, void *run,
 
 const struct mechanism_ops mech_host = {
 	.name = "host",
-	.runs = MECH_NATIVE,
 	.run_size = sizeof(struct host_run),
 	.plan = host_plan,
 	.begin = host_begin,

@@ -260,11 +260,13 @@ static void perf_release(void *state)
 	free(s);
 }
 
-static int perf_plan(struct campaign *c, void **state, struct error *err)
+static int perf_plan(struct campaign *c, void **state, struct mech_needs *need,
+			struct error *err)
 {
 	struct perf_state *s = xcalloc(1, sizeof(*s));
 
 	*state = s;
+	need->runs = MECH_NATIVE;
 	c->res.kernel_excluded = perf_kernel_excluded();
 	if (c->req_metrics && plan_portable_metrics(c, s, err))
 		return -1;
@@ -296,7 +298,8 @@ static void drop_unserved(struct campaign *c, struct perf_state *s)
 }
 
 /* Lay the counted events out in groups that fit the core PMU. */
-static int perf_plan_done(struct campaign *c, void *state, struct error *err)
+static int perf_plan_done(struct campaign *c, void *state, struct mech_needs *need,
+			     struct error *err)
 {
 	struct perf_state *s = state;
 	struct plan_pmus pm = { 1, { { PLAN_GROUP_MAX, 0, 0 } }, { NULL } };
@@ -318,7 +321,7 @@ static int perf_plan_done(struct campaign *c, void *state, struct error *err)
 		for (size_t k = 0; k < s->plan.groups[g].n; k++)
 			c->res.metrics[s->event_metric[s->plan.groups[g].ev[k]]].group = (int)g;
 	s->leaders = xcalloc(s->nevents + 1, sizeof(size_t));
-	c->groups = s->plan.ngroups ? s->plan.ngroups : 1;
+	need->groups = s->plan.ngroups;
 	if (c->res.kernel_excluded && s->nevents)
 		result_add_note(&c->res, NOTE_NOTE, NULL,
 				"run as root, or 'sysctl kernel.perf_event_paranoid=1'",
@@ -429,7 +432,6 @@ static void perf_dry_run(const struct campaign *c, const void *state, struct str
 
 const struct mechanism_ops mech_perf = {
 	.name = "perf",
-	.runs = MECH_NATIVE,
 	.run_size = sizeof(struct perf_run),
 	.plan = perf_plan,
 	.plan_done = perf_plan_done,

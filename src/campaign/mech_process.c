@@ -22,11 +22,13 @@ struct process_state {
 	size_t metric[NPROCESS];
 };
 
-static int process_plan(struct campaign *c, void **state, struct error *err)
+static int process_plan(struct campaign *c, void **state, struct mech_needs *need,
+			struct error *err)
 {
 	struct process_state *s = xcalloc(1, sizeof(*s));
 
 	(void)err;
+	need->runs = MECH_NATIVE;
 	for (size_t k = 0; k < NPROCESS; k++) {
 		struct result_metric *m = result_add_metric(&c->res, process_metrics[k].name,
 							    process_metrics[k].unit,
@@ -64,7 +66,6 @@ static void process_end(struct campaign *c, void *state, void *run,
 
 const struct mechanism_ops mech_process = {
 	.name = "process",
-	.runs = MECH_NATIVE,
 	.plan = process_plan,
 	.end = process_end,
 	.release = free,

@@ -1,6 +1,9 @@
 /*
- * The profile mechanism (`--profile`): where each native run spends its
- * time. Every run of the campaign's blocks is sampled (backend/sample.h:
+ * The profile mechanism (`--profile`): where the program spends its time.
+ * Sampling runs code for the program at every sample, so it samples runs of
+ * its own (instrumented runs, one block of them after every timed block,
+ * whose wall time measures what sampling costs), never the timed runs the
+ * verdicts come from unless --profile-timed asks for it (backend/sample.h:
  * `cycles` where the host counts it, else `cpu-clock`, which works in VMs
  * without a PMU; a note says which), and after the run its samples are
  * symbolized against the mappings the kernel reported (backend/symbols.h,
@@ -22,6 +25,7 @@
  * inline chain) are cached across runs, so only new code is symbolized.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -750,7 +754,32 @@ static int chain_mode(struct campaign *c, struct sample_opts *so, struct error *
 	return 0;
 }
 
-static int profile_plan(struct campaign *c, void **state, struct error *err)
+/* Sampling with stack copies runs code for the program at every sample: a
+ * profile comes from instrumented runs of its own, one per timed block so
+ * that attribution pairs block by block, unless the user accepts it inside
+ * the timed runs (--profile-timed: half the runs, a note says what the
+ * verdicts then carry). */
+static void profile_needs(struct campaign *c, const struct sample_opts *so, int hw,
+			  struct mech_needs *need)
+{
+	if (c->o->profile_timed) {
+		need->runs = MECH_NATIVE;
+		result_add_note(&c->res, NOTE_WARNING, NULL,
+				"drop --profile-timed for verdicts from runs without sampling",
+				"profile: sampled inside the timed runs (--profile-timed): the "
+				"verdicts carry the sampling's cost, which grows with stack depth");
+		return;
+	}
+	need->runs = MECH_INSTRUMENTED;
+	need->perturbs = 1;
+	snprintf(need->what, sizeof(need->what), "sampling (%s at %u Hz%s)",
+		 hw ? "cycles" : "cpu-clock", so->freq,
+		 so->chain == SAMPLE_CHAIN_DWARF ? ", stack copies"
+		 : so->chain == SAMPLE_CHAIN_FP ? ", frame-pointer chains" : "");
+}
+
+static int profile_plan(struct campaign *c, void **state, struct mech_needs *need,
+			struct error *err)
 {
 	struct profile_state *s;
 	struct sample_opts so = { SAMPLE_CYCLES, 0, SAMPLE_CHAIN_NONE, 0, PROFILE_PAGES, 0 };
@@ -776,13 +805,16 @@ static int profile_plan(struct campaign *c, void **state, struct error *err)
 	}
 	s = xcalloc(1, sizeof(*s));
 	s->so = so;
+	profile_needs(c, &so, hw, need);
 	s->pending = pending_bytes();
 	s->kernel_metric = s->unknown_metric = (size_t)-1;
 	result_add_metric(&c->res, PROFILE_SAMPLES, "", MSRC_PROFILE)->hidden = 1;
 	s->samples_metric = c->res.nmetrics - 1;
 	result_add_note(&c->res, NOTE_NOTE, NULL, NULL,
-			"profile: every run sampled on %s at %u Hz%s; self time per function "
+			"profile: %s sampled on %s at %u Hz%s; self time per function "
 			"is %s, attributed to the innermost (possibly inlined) function%s",
+			c->o->profile_timed ? "the timed runs"
+					    : "runs of its own (one per timed block, paired)",
 			hw ? "cycles" : "cpu-clock", so.freq,
 			hw ? "" : " (this host counts no cycles: a software timer, which works "
 				  "without a PMU)",
@@ -965,7 +997,6 @@ static void profile_release(void *state)
 
 const struct mechanism_ops mech_profile = {
 	.name = "profile",
-	.runs = MECH_NATIVE,
 	.run_size = sizeof(struct profile_run),
 	.plan = profile_plan,
 	.begin = profile_begin,

@@ -28,10 +28,12 @@ struct regions_run {
 	int active;
 };
 
-static int regions_plan(struct campaign *c, void **state, struct error *err)
+static int regions_plan(struct campaign *c, void **state, struct mech_needs *need,
+			struct error *err)
 {
 	(void)c;
 	(void)err;
+	need->runs = MECH_NATIVE;
 	*state = xcalloc(1, sizeof(struct regions_state));
 	return 0;
 }
@@ -158,7 +160,6 @@ static void regions_run_release(void *state, void *run)
 
 const struct mechanism_ops mech_regions = {
 	.name = "regions",
-	.runs = MECH_NATIVE,
 	.run_size = sizeof(struct regions_run),
 	.plan = regions_plan,
 	.begin = regions_begin,

@@ -96,7 +96,8 @@ static void sim_release(void *state)
 	free(s);
 }
 
-static int sim_plan(struct campaign *c, void **state, struct error *err)
+static int sim_plan(struct campaign *c, void **state, struct mech_needs *need,
+			struct error *err)
 {
 	struct sim_state *s;
 	struct error none;
@@ -110,13 +111,14 @@ static int sim_plan(struct campaign *c, void **state, struct error *err)
 	s = xcalloc(1, sizeof(*s));
 	s->valgrind = vg;
 	s->geometry_from = choose_geometry(c, &s->geom);
-	c->sim_valgrind = 1;
-	c->sim_ll_level = s->geom.ll_level;
+	need->runs = MECH_SIM;
+	need->sim_valgrind = 1;
+	need->sim_ll_level = s->geom.ll_level;
 	*state = s;
 	return 0;
 }
 
-static void note_simulated(struct campaign *c, const struct sim_state *s,
+static void note_simulated(struct campaign *c, const struct sim_state *s, unsigned blocks,
 			   const struct strbuf *names)
 {
 	const char *ll = s->geom.ll_level == 2 ? "the L2 as last level"
@@ -130,7 +132,7 @@ static void note_simulated(struct campaign *c, const struct sim_state *s,
 			"of this CPU, and never a time",
 			names->buf, c->backend == BACKEND_SIM ? "--backend sim"
 							      : "no hardware counter here",
-			c->sim_blocks, c->sim_blocks == 1 ? "" : "s", args ? " with '" : "",
+			blocks, blocks == 1 ? "" : "s", args ? " with '" : "",
 			args ? args : "", args ? "' appended" : "", ll);
 }
 
@@ -162,7 +164,8 @@ static void note_geometry(struct campaign *c, struct sim_state *s)
 }
 
 /* After the policy: the metrics it gave us, and the blocks they need. */
-static int sim_plan_done(struct campaign *c, void *state, struct error *err)
+static int sim_plan_done(struct campaign *c, void *state, struct mech_needs *need,
+			     struct error *err)
 {
 	struct sim_state *s = state;
 	struct strbuf names = STRBUF_INIT;
@@ -174,9 +177,9 @@ static int sim_plan_done(struct campaign *c, void *state, struct error *err)
 			s->metric[s->n++] = i;
 			strbuf_addf(&names, "%s%s", names.len ? ", " : "", c->res.metrics[i].name);
 		}
-	c->sim_blocks = s->n ? (c->o->sim_runs ? c->o->sim_runs : 3) : 0;
+	need->blocks = s->n ? (c->o->sim_runs ? c->o->sim_runs : 3) : 0;
 	if (s->n) {
-		note_simulated(c, s, &names);
+		note_simulated(c, s, need->blocks, &names);
 		note_geometry(c, s);
 	}
 	strbuf_release(&names);
@@ -325,7 +328,6 @@ static void sim_run_free(void *state, void *run)
 
 const struct mechanism_ops mech_sim = {
 	.name = "sim",
-	.runs = MECH_SIM,
 	.run_size = sizeof(struct sim_one),
 	.plan = sim_plan,
 	.plan_done = sim_plan_done,

@@ -9,8 +9,11 @@
  *
  * Order is the table's: plans run first to last (a later mechanism may read
  * what an earlier one planned from the result's metrics), and so do a run's
- * begins and ends. A mechanism takes part in native runs, simulated runs or
- * both (runs).
+ * begins and ends. What a mechanism needs from the schedule is a value its
+ * plan returns (struct mech_needs): the kinds of run it takes part in, how
+ * many blocks of its own kind, whether it perturbs the program (then its
+ * runs are instrumented runs of its own, never the timed ones), its counter
+ * groups and what it offers the backend policy.
  */
 #ifndef PMU_CAMPAIGN_MECHANISM_H
 #define PMU_CAMPAIGN_MECHANISM_H
@@ -22,10 +25,41 @@
 #include "run/measure.h"
 #include "run/schedule.h"
 
-/* The kinds of run: measured (native), simulated (cachegrind), and traced
- * (untimed runs of their own, e.g. allocation call sites, whose tracing
- * would distort a timed run). */
-enum { MECH_NATIVE = 1, MECH_SIM = 2, MECH_TRACED = 4 };
+/*
+ * The kinds of run: timed (native: the runs the verdicts come from, which
+ * carry only counting that costs the program nothing per event), simulated
+ * (cachegrind), traced (untimed runs of their own, e.g. allocation call
+ * sites), and instrumented (a perturbing mechanism's own runs, one
+ * mechanism per run, scheduled right after a timed block and timed only to
+ * measure what the mechanism costs).
+ */
+enum { MECH_NATIVE = 1, MECH_SIM = 2, MECH_TRACED = 4, MECH_INSTRUMENTED = 8 };
+
+/* How many instrumented blocks a mechanism of exact counts gets (calls,
+ * bytes: the same in every run of a deterministic program); more, one per
+ * timed block, only once its values differ between runs. */
+#define MECH_EXACT_BLOCKS 2
+
+/*
+ * What a mechanism needs, returned by its plan (and settled by plan_done).
+ * The loop schedules from these values alone and names no mechanism.
+ */
+struct mech_needs {
+	unsigned runs;		/* the kinds of run it takes part in (MECH_*) */
+	unsigned blocks;	/* blocks of its own kind (simulated, traced) */
+	/* Runs code inside the program per event (a preload shim, uprobes,
+	 * sampling with stack copies): it runs in instrumented runs of its
+	 * own (runs = MECH_INSTRUMENTED), and its cost is measured there. */
+	int perturbs;
+	int exact;		/* perturbs with exact counts: MECH_EXACT_BLOCKS
+				 * instrumented blocks, more only if they vary */
+	char what[160];		/* perturbs: what it does, for the cost note
+				 * ("counting calls through the LD_PRELOAD shim") */
+	size_t groups;		/* counter groups it lays out (0: none) */
+	/* For the backend policy: simulation is possible, and which last
+	 * level its model has (2, 3; 0 = valgrind's choice). */
+	int sim_valgrind, sim_ll_level;
+};
 
 /* What one run will do; begin() may change any of it. */
 struct run_setup {
@@ -58,16 +92,17 @@ size_t run_setup_add_event(struct run_setup *rs, const struct event_spec *ev, si
 
 struct mechanism_ops {
 	const char *name;
-	unsigned runs;		/* MECH_NATIVE and/or MECH_SIM */
 	size_t run_size;	/* bytes of per-run state given to begin/end */
 	/*
 	 * What it adds to the request: metrics into c->res, notes, probes.
-	 * Sets *state (NULL = not active in this campaign). -1 with err stops
-	 * the campaign before any run.
+	 * Sets *state (NULL = not active in this campaign) and fills *need
+	 * (zeroed). -1 with err stops the campaign before any run.
 	 */
-	int (*plan)(struct campaign *c, void **state, struct error *err);
-	/* After every plan ran (optional): settle what depends on the others. */
-	int (*plan_done)(struct campaign *c, void *state, struct error *err);
+	int (*plan)(struct campaign *c, void **state, struct mech_needs *need, struct error *err);
+	/* After every plan ran and the policy decided (optional): settle what
+	 * depends on the others, need included. */
+	int (*plan_done)(struct campaign *c, void *state, struct mech_needs *need,
+			 struct error *err);
 	/* Before a run is spawned. run is zeroed, run_size bytes. */
 	int (*begin)(struct campaign *c, void *state, struct run_setup *rs, void *run,
 		     struct error *err);
@@ -87,19 +122,21 @@ struct mechanism_ops {
 struct mech_slot {
 	const struct mechanism_ops *ops;
 	void *state;
+	struct mech_needs need;
+	size_t cost_metric;	/* perturbs: the hidden wall time of its runs */
+	unsigned instr_blocks;	/* perturbs: its instrumented blocks so far */
 };
 
-/* The table, in order, NULL-terminated (mechanisms.c). */
-extern const struct mechanism_ops *const campaign_mechanisms[];
+/* The most blocks of a kind (MECH_SIM, MECH_TRACED) a mechanism asked for
+ * (request.c). */
+unsigned campaign_blocks_of(const struct campaign *c, unsigned kind);
 
-extern const struct mechanism_ops mech_process;
-extern const struct mechanism_ops mech_perf;
-extern const struct mechanism_ops mech_calls;
-extern const struct mechanism_ops mech_sim;
-extern const struct mechanism_ops mech_regions;
-extern const struct mechanism_ops mech_profile;
-extern const struct mechanism_ops mech_allocsites;
-extern const struct mechanism_ops mech_host;
+/* Does the mechanism in slot i take part in this run? */
+int mech_takes_part(const struct campaign *c, size_t i, const struct sched_slot *slot);
+
+/* The table, in order, NULL-terminated (mechanisms.c, which alone names
+ * the mechanisms). */
+extern const struct mechanism_ops *const campaign_mechanisms[];
 
 /* ---- shared by the mechanisms and the planner (request.c) -------------- */
 
@@ -157,6 +194,16 @@ int campaign_input_check(struct campaign *c, struct error *err);
 /* The notes on the shell the commands start through and on a stdin that
  * the measured command does not get. */
 void campaign_note_surroundings(struct campaign *c);
+
+/* The perturbing mechanisms' cost (cost.c): the hidden metric of each
+ * one's instrumented wall time, planned before any run; after the runs,
+ * one note per mechanism with its cost per variant against the timed runs
+ * next to its own. */
+void campaign_cost_plan(struct campaign *c);
+/* Did mechanism k's values differ between its instrumented runs of one
+ * variant (exact counts that are not)? */
+int campaign_mech_varies(const struct campaign *c, size_t k);
+void campaign_note_costs(struct campaign *c);
 
 /* Should the block loop stop after `blocks` measured blocks (stop.c)? 1 with
  * the reason in why; status gets the progress words ("wall-time CI ±2%"). */

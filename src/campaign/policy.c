@@ -33,15 +33,29 @@ static enum metric_class class_of(const struct result_metric *m)
 	}
 }
 
+/* What the planned mechanisms offer the policy (their needs): whether a
+ * simulator is there, and the last level its model has. */
+static void sim_offer(const struct campaign *c, int *valgrind, int *ll_level)
+{
+	*valgrind = *ll_level = 0;
+	for (size_t i = 0; i < c->nmech; i++)
+		if (c->mech[i].need.sim_valgrind) {
+			*valgrind = 1;
+			*ll_level = c->mech[i].need.sim_ll_level;
+		}
+}
+
 static struct backend_caps caps_of(const struct campaign *c, const struct result_metric *m,
 				   enum metric_class cls)
 {
 	struct backend_caps caps = { 0 };
+	int valgrind, ll_level;
 
+	sim_offer(c, &valgrind, &ll_level);
 	caps.hw_countable = m->available;
 	/* A hidden input is not simulated: the simulation yields ratios directly. */
-	caps.simulable = !m->hidden && sim_metric_known(m->name, c->sim_ll_level);
-	caps.valgrind = c->sim_valgrind;
+	caps.simulable = !m->hidden && sim_metric_known(m->name, ll_level);
+	caps.valgrind = valgrind;
 	if (cls == MCLASS_PROCESS)
 		caps.requested = strlist_has(c->o->metrics, m->name);
 	else

@@ -94,6 +94,7 @@ size_t campaign_record(struct campaign *c, const struct sched_slot *slot, double
 	run->warmup = slot->warmup;
 	run->simulated = slot->sim;
 	run->traced = slot->traced;
+	run->instrumented = slot->instrumented != 0;
 	run->env_pad = slot->env_pad;
 	run->start_time = start > 0 ? start : now_epoch();
 	run->status = status_of(sp);
@@ -107,6 +108,10 @@ size_t campaign_record(struct campaign *c, const struct sched_slot *slot, double
 	run->left_kept = sp->left_kept;
 	if (sp->left)
 		note_left_behind(c, run, sp);
+	/* An instrumented run's wall time is its mechanism's cost (cost.c). */
+	if (slot->instrumented && run->status == RUN_OK)
+		campaign_set_value(c, (size_t)run->index,
+				   c->mech[slot->instrumented - 1].cost_metric, (double)sp->wall_ns);
 	return (size_t)run->index;
 }
 

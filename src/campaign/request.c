@@ -89,25 +89,48 @@ static void note_unavailable(struct campaign *c)
 	free(done);
 }
 
-static void add_mechanism(struct campaign *c, const struct mechanism_ops *ops, void *state)
+static void add_mechanism(struct campaign *c, const struct mechanism_ops *ops, void *state,
+			  const struct mech_needs *need)
 {
 	c->mech = xrealloc(c->mech, (c->nmech + 1) * sizeof(*c->mech));
-	c->mech[c->nmech].ops = ops;
-	c->mech[c->nmech++].state = state;
+	c->mech[c->nmech] = (struct mech_slot){ ops, state, *need, (size_t)-1, 0 };
+	c->nmech++;
 }
 
 static int plan_mechanisms(struct campaign *c, struct error *err)
 {
 	for (const struct mechanism_ops *const *t = campaign_mechanisms; *t; t++) {
 		void *state = NULL;
-		int rc = (*t)->plan(c, &state, err);
+		struct mech_needs need = { 0 };
+		int rc = (*t)->plan(c, &state, &need, err);
 
 		if (state)
-			add_mechanism(c, *t, state);
+			add_mechanism(c, *t, state, &need);
 		if (rc)
 			return -1;
 	}
 	return 0;
+}
+
+/* What the mechanisms' needs settle for the whole campaign: the counter
+ * groups a block cycles through. */
+static void settle_needs(struct campaign *c)
+{
+	c->groups = 1;
+	for (size_t i = 0; i < c->nmech; i++)
+		if (c->mech[i].need.groups > c->groups)
+			c->groups = c->mech[i].need.groups;
+}
+
+/* Blocks of a kind (simulated, traced) the mechanisms asked for. */
+unsigned campaign_blocks_of(const struct campaign *c, unsigned kind)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < c->nmech; i++)
+		if ((c->mech[i].need.runs & kind) && c->mech[i].need.blocks > n)
+			n = c->mech[i].need.blocks;
+	return n;
 }
 
 int campaign_plan(struct campaign *c, struct error *err)
@@ -115,9 +138,7 @@ int campaign_plan(struct campaign *c, struct error *err)
 	int sim = 0;
 
 	if (backend_mode_parse(c->o->backend ? c->o->backend : "auto",
-			       (enum backend_mode *)&c->backend, err) ||
-	    callcount_mech_parse(c->o->calls ? c->o->calls : "auto",
-				 (enum callcount_mech *)&c->call_mech, err))
+			       (enum backend_mode *)&c->backend, err))
 		return -1;
 	split_request(c);
 	if (campaign_target_plan(c, err))
@@ -126,9 +147,11 @@ int campaign_plan(struct campaign *c, struct error *err)
 		return -1;
 	for (size_t i = 0; i < c->nmech; i++)
 		if (c->mech[i].ops->plan_done &&
-		    c->mech[i].ops->plan_done(c, c->mech[i].state, err))
+		    c->mech[i].ops->plan_done(c, c->mech[i].state, &c->mech[i].need, err))
 			return -1;
-	if (c->target && c->sim_blocks) {
+	settle_needs(c);
+	campaign_cost_plan(c);
+	if (c->target && campaign_blocks_of(c, MECH_SIM)) {
 		error_set(err, ERR_USAGE, "simulation cannot count tasks that already run");
 		return error_hint(err, "count with the hardware: '--backend hw'");
 	}

@@ -482,7 +482,8 @@ static void count_blocks(const struct result *r, const struct layout *l,
 		for (size_t v = 0; v < r->nvariants; v++) {
 			int i = l->run_at[b * r->nvariants + v];
 
-			measured |= i >= 0 && !r->runs[i].warmup && !r->runs[i].traced;
+			measured |= i >= 0 && !r->runs[i].warmup && !r->runs[i].traced &&
+				    !r->runs[i].instrumented;
 			sim |= i >= 0 && r->runs[i].simulated;
 		}
 		if (sim) {

@@ -161,6 +161,8 @@ json_t *report_json_run(const struct result *r, const struct result_run *run)
 		json_object_set_new(o, "simulated", json_true());
 	if (run->traced)
 		json_object_set_new(o, "traced", json_true());
+	if (run->instrumented)
+		json_object_set_new(o, "instrumented", json_true());
 	if (run->signal)
 		json_object_set_new(o, "signal", json_integer(run->signal));
 	if (run->status == RUN_EXEC_FAILED)

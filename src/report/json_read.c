@@ -353,6 +353,7 @@ int report_json_add_run(struct result *r, json_t *o, size_t budget, struct error
 		{ "warmup", F_BOOL, &run->warmup },
 		{ "simulated", F_BOOL, &run->simulated },
 		{ "traced", F_BOOL, &run->traced },
+		{ "instrumented", F_BOOL, &run->instrumented },
 		{ "start_time", F_NUM, &run->start_time },
 		{ "env_pad", F_SIZE, &run->env_pad, 0, LLONG_MAX },
 		{ "exit_code", F_INT, &run->exit_code, INT_MIN, INT_MAX },

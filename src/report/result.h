@@ -81,6 +81,8 @@ struct result_run {
 	int warmup;		/* 1 = not part of the statistics */
 	int simulated;		/* run under cachegrind: only MSRC_SIM values are valid */
 	int traced;		/* an untimed traced run: only its tracer's values are valid */
+	int instrumented;	/* a perturbing mechanism's own run: only its values and
+				 * its hidden wall-time:with-NAME are valid */
 	double start_time;	/* seconds since the epoch (CLOCK_REALTIME) */
 	size_t env_pad;		/* bytes of environment padding */
 	enum run_status status;

@@ -179,7 +179,8 @@ static void stat_variant(const struct result *r, const struct analysis *a, size_
 	size_t row, measured = 0, warm = 0;
 
 	for (size_t i = 0; i < r->nruns; i++)	/* traced runs are not measured ones */
-		if (((size_t)r->runs[i].variant == v || !r->nvariants) && !r->runs[i].traced)
+		if (((size_t)r->runs[i].variant == v || !r->nvariants) && !r->runs[i].traced &&
+		    !r->runs[i].instrumented)
 			r->runs[i].warmup ? warm++ : measured++;
 	strbuf_adds(out, "\n Performance counter stats for ");
 	/* Attached (stat -p/-t/-a): perf stat's words for what was counted. */

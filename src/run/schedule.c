@@ -11,7 +11,7 @@ void schedule_init(struct schedule *s, uint64_t seed, int nvariants, int ngroups
 {
 	memset(s, 0, sizeof(*s));
 	rng_init(&s->rng, seed);
-	s->nvariants = nvariants;
+	s->nvariants = nvariants < SCHED_MAX_VARIANTS ? nvariants : SCHED_MAX_VARIANTS;
 	s->ngroups = ngroups > 0 ? ngroups : 1;
 	s->warmup_blocks = warmup_blocks;
 	s->env_pad_max = env_pad_max;
@@ -20,8 +20,8 @@ void schedule_init(struct schedule *s, uint64_t seed, int nvariants, int ngroups
 
 void schedule_block(struct schedule *s, int b, struct sched_slot *slots)
 {
-	int order[64];
-	int n = s->nvariants < 64 ? s->nvariants : 64;
+	int order[SCHED_MAX_VARIANTS];
+	int n = s->nvariants;
 	size_t pad = s->env_pad_max ? (size_t)rng_below(&s->rng, s->env_pad_max + 1) : 0;
 
 	for (int i = 0; i < n; i++)
@@ -36,6 +36,7 @@ void schedule_block(struct schedule *s, int b, struct sched_slot *slots)
 		slots[i].warmup = b < (int)s->warmup_blocks;
 		slots[i].sim = 0;
 		slots[i].traced = 0;
+		slots[i].instrumented = 0;
 		slots[i].env_pad = pad;
 	}
 }

@@ -22,8 +22,14 @@ struct sched_slot {
 	int warmup;
 	int sim;		/* a simulated block (set by the caller) */
 	int traced;		/* a traced block: untimed (set by the caller) */
+	int instrumented;	/* an instrumented block: the 1-based index of the
+				 * mechanism it is for, or 0 (set by the caller) */
 	size_t env_pad;		/* bytes of padding, same for the whole block */
 };
+
+/* The most variants a schedule orders (schedule_init clamps to it; the
+ * campaign refuses more before it runs). */
+#define SCHED_MAX_VARIANTS 64
 
 struct schedule {
 	struct rng rng;

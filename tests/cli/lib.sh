@@ -47,6 +47,21 @@ json_find() {
 	done
 	fail "no $2 element with $3 '$4' in $1"
 }
+# instr_run FILE [N]: the index of the Nth (from 0) instrumented run, the
+# runs of their own that a perturbing mechanism (call counters, sampling)
+# gets instead of the timed ones (fails the test when there is none)
+instr_run() {
+	n=$(jv "$1" runs.#) || fail "no runs in $1"
+	i=0 k=0
+	while [ "$i" -lt "$n" ]; do
+		if [ "$(jv "$1" "runs.$i.instrumented")" = true ]; then
+			[ "$k" -eq "${2:-0}" ] && { echo "$i"; return; }
+			k=$((k + 1))
+		fi
+		i=$((i + 1))
+	done
+	fail "no instrumented run ${2:-0} in $1"
+}
 # doctor_check FILE ID FIELD: a field of the check with this id in doctor's JSON
 doctor_check() { json_find "$1" checks id "$2" "$3"; }
 # expect_sites_unchanged FILE MIN: an A/A result's first variant has at

@@ -12,6 +12,11 @@ expect_eq "$(jv d.json variants.0.name)" vec "baseline"
 expect_eq "$(jv d.json variants.1.name)" pool-inplace "variant"
 # the workload's own heap model: pool+inplace allocates far less than vec
 jv d.json comparisons | grep -q '"metric":"allocs"' || fail "allocs compared"
+# Clean runs: allocations counted and the profile sampled in runs of their
+# own, each one's cost stated; the timed runs carry neither.
+expect_in d.json "counting calls (allocs) through the LD_PRELOAD shim ran in runs of its own"
+expect_in d.json "at 999 Hz, stack copies) ran in runs of its own"
+expect_eq "$(jv d.json runs.$(( $(instr_run d.json) - 1 )).values.allocs)" null "no allocs in a timed run"
 run_pm 0 report d.json
 expect_in out "allocs"
 

@@ -8,7 +8,7 @@ T=$BUILD/twofunc
 run_pm 0 compare --profile --blocks 6 --seed 11 -o p.json -n one -- "$T" 5 5 -n three -- "$T" 5 15
 expect_in out "where the difference is"
 expect_in out "work_b *"
-expect_in out "profile: every run sampled on"
+expect_in out "profile: runs of its own (one per timed block, paired) sampled on"
 expect_eq "$(jv p.json attribution.0.variant)" three "attributed variant"
 expect_eq "$(jv p.json attribution.0.functions.0.function)" work_b "largest change"
 expect_eq "$(jv p.json attribution.0.functions.0.significant)" true "work_b's change is significant"
@@ -24,11 +24,38 @@ awk -v a="$da" -v b="$db" 'BEGIN { exit !(a < b / 4 && -a < b / 4) }' || fail "w
 run_pm 0 report p.json
 expect_in out "where the difference is"
 expect_in out "work_b *"
-[ "$(jv p.json runs.2.values.profile:samples.value)" -ge 1 ] || fail "no samples recorded"
+[ "$(jv p.json runs.$(instr_run p.json).values.profile:samples.value)" -ge 1 ] || fail "no samples recorded"
+# Clean runs: the timed runs (the verdicts' own) carry no sampling; every
+# measured block is followed by a block of sampled runs with no wall time
+# of their own, whose cost is measured and stated.
+n=$(jv p.json runs.#) timed=0 sampled=0 i=0
+while [ "$i" -lt "$n" ]; do
+	if [ "$(jv p.json runs.$i.instrumented)" = true ]; then
+		[ "$(jv p.json runs.$i.values.wall-time)" = null ] || fail "sampled run $i has a wall time"
+		[ "$(jv p.json runs.$i.values.wall-time:with-profile.value)" -gt 0 ] || fail "run $i: no cost"
+		sampled=$((sampled + 1))
+	elif [ "$(jv p.json runs.$i.traced)" != true ]; then
+		case "$(jv p.json runs.$i.values.profile:samples 2>/dev/null)" in
+		"" | null) ;;
+		*) fail "timed run $i was sampled" ;;
+		esac
+		[ "$(jv p.json runs.$i.warmup)" = true ] || timed=$((timed + 1))
+	fi
+	i=$((i + 1))
+done
+expect_eq "$sampled" "$timed" "one sampled run per timed run"
+expect_eq "$timed" 12 "6 blocks of 2 timed runs"
+expect_in out "at 999 Hz, stack copies) ran in runs of its own, never in the timed runs"
+expect_in out "to one's (6 pairs)"
+# --profile-timed: sampled inside the timed runs, half the runs, said so.
+run_pm 0 compare --profile=time --profile-timed --blocks 2 --warmup 0 --seed 11 -o pt.json -- "$T" 1 1 -- "$T" 1 2
+expect_eq "$(jv pt.json runs.#)" 4 "no runs of its own"
+[ "$(jv pt.json runs.0.values.profile:samples.value)" -ge 1 ] || fail "timed run not sampled"
+expect_in out "the verdicts carry the sampling's cost"
 
 # stat --profile records the profile too.
 run_pm 0 stat --profile=time -r 2 -o s.json -- "$T" 2 4
-[ "$(jv s.json runs.0.values.self:work_b.value)" -ge 1 ] || fail "work_b's self time not recorded"
+[ "$(jv s.json runs.$(instr_run s.json).values.self:work_b.value)" -ge 1 ] || fail "work_b's self time not recorded"
 
 # A rate the kernel refuses: one line, a hint, exit 2, nothing run.
 max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
@@ -86,7 +113,7 @@ done
 # stat: a total (inclusive) column beside self time.
 run_pm 0 stat --profile=time -r 2 -o cs.json -- "$C" 2 4
 expect_in out "total: with all it calls"
-[ "$(jv cs.json runs.0.values.incl:outer_y.value)" -ge 1 ] || fail "outer_y's inclusive time not recorded"
+[ "$(jv cs.json runs.$(instr_run cs.json).values.incl:outer_y.value)" -ge 1 ] || fail "outer_y's inclusive time not recorded"
 
 # --call-graph fp takes the kernel's frame-pointer walk: on a program built
 # with frame pointers the chain reaches main (GCC sets up no frame in the
@@ -105,7 +132,7 @@ expect_in err "hint: use dwarf"
 # dwarf,BYTES sets the stack copied per sample (perf's spelling); a size
 # out of range is refused the same way.
 run_pm 0 stat --profile=time --call-graph dwarf,16384 -r 1 -o d16.json -- "$C" 1 1
-[ "$(jv d16.json runs.0.values.incl:outer_x.value)" -ge 1 ] || fail "no chains with dwarf,16384"
+[ "$(jv d16.json runs.$(instr_run d16.json).values.incl:outer_x.value)" -ge 1 ] || fail "no chains with dwarf,16384"
 run_pm 2 stat --profile --call-graph dwarf,99999999 -- touch ran
 expect_in err "the stack size is a number of bytes from 8 to 65528"
 [ ! -e ran ] || fail "the command ran although the size was refused"
