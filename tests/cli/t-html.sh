@@ -104,7 +104,7 @@ dom_has p0.html '<title>work_b'
 dom_has p0.html 'class="note flame-flat"'
 dom_has p0.html 'Call chains were not recorded'
 dom_has p.html '<section id="host">'
-dom_has p.html 'profile: runs of its own (one per timed block, paired) sampled on'
+dom_has p.html 'profile: runs of its own .one per timed block, paired. sampled on'
 
 # --- a result with made-up call stacks (FIXTURE: the profile records real
 # ones, checked above; this one has a known shape): the real self times of
