@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,8 +58,9 @@ static void exec_spawner(const char *prog, int fd)
  * SIGKILL, so that the server can kill the run it is serving first. And in
  * a process group of its own: a SIGKILL to pmustat's group (timeout -s KILL,
  * a job control kill) must leave the server alive to do that, since the run
- * has a group of its own and would be orphaned. (pmustat sets the group
- * too, so that no such kill can come before it is set.) */
+ * has a group of its own and would be orphaned. (A forked server's group
+ * is set by pmustat too, so that no such kill can come before it is set;
+ * an exec'd one sets it before pmustat goes on.) */
 static void serve_child(pid_t parent, const char *prog, int fd)
 {
 	setpgid(0, 0);
@@ -68,6 +70,46 @@ static void serve_child(pid_t parent, const char *prog, int fd)
 	if (prog)
 		exec_spawner(prog, fd);
 	spawner_serve(fd);
+}
+
+struct server_exec {
+	pid_t parent;
+	const char *prog;
+	int fd;
+};
+
+/* The server to be exec'd runs with vfork semantics until its exec: a fork
+ * would copy pmustat's page tables only to drop them, and make pmustat
+ * copy every page it writes to next (most of a one-shot run's cost). */
+static int serve_exec(void *arg)
+{
+	const struct server_exec *x = arg;
+
+	serve_child(x->parent, x->prog, x->fd);
+	return 127;
+}
+
+#define SERVER_EXEC_STACK (64 << 10)	/* serve_child up to execl */
+
+static pid_t start_server(pid_t parent, const char *prog, const int sv[2])
+{
+	struct server_exec x = { parent, prog, sv[1] };
+	char *stack;
+	pid_t pid;
+
+	if (!prog) {
+		pid = fork();
+		if (pid == 0) {
+			close(sv[0]);
+			serve_child(parent, NULL, sv[1]);
+		}
+		return pid;
+	}
+	/* sv[0] is close-on-exec: the server never holds it. */
+	stack = xmalloc(SERVER_EXEC_STACK);
+	pid = clone(serve_exec, stack + SERVER_EXEC_STACK, CLONE_VM | CLONE_VFORK | SIGCHLD, &x);
+	free(stack);
+	return pid;
 }
 
 int spawner_start(struct spawner *s, struct error *err)
@@ -83,18 +125,15 @@ int spawner_start(struct spawner *s, struct error *err)
 		free(prog);
 		return error_set(err, ERR_RUNTIME, "cannot create socket: %s", strerror(errno));
 	}
-	s->pid = fork();
+	s->pid = start_server(parent, prog, sv);
 	if (s->pid < 0) {
 		close(sv[0]);
 		close(sv[1]);
 		free(prog);
 		return error_set(err, ERR_RUNTIME, "cannot fork: %s", strerror(errno));
 	}
-	if (s->pid == 0) {
-		close(sv[0]);
-		serve_child(parent, prog, sv[1]);
-	}
-	setpgid(s->pid, s->pid);
+	if (s->forked)
+		setpgid(s->pid, s->pid);
 	free(prog);
 	close(sv[1]);
 	s->sock = sv[0];
