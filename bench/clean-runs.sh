@@ -46,12 +46,13 @@ wall() {
 		i=$((i + 1))
 	done
 }
-# timed NAME PMUSTAT ARGS...: run, keep the total ns and the run count
+# timed NAME PMUSTAT COMMAND ARGS...: run, keep the total ns and the run count
 timed() {
-	name=$1 pm=$2
-	shift 2
+	name=$1 pm=$2 sub=$3
+	shift 3
 	t0=$(now)
-	"$pm" "$@" -o "$tmp/$name.json" >"$tmp/$name.out" 2>&1 || echo "  ($name failed: see its output below)"
+	"$pm" "$sub" -o "$tmp/$name.json" "$@" >"$tmp/$name.out" 2>&1 ||
+		{ echo "  ($name failed:)"; tail -3 "$tmp/$name.out"; }
 	t1=$(now)
 	echo $((t1 - t0)) >"$tmp/$name.ns"
 	jq_ "$tmp/$name.json" runs.# >"$tmp/$name.runs" 2>/dev/null || echo 0 >"$tmp/$name.runs"

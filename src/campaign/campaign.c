@@ -26,6 +26,7 @@ int campaign_init(struct campaign *c, const struct campaign_opts *o, const char 
 	c->o = o;
 	c->sw.fd = -1;
 	c->groups = 1;
+	c->launch = &campaign_spawn_launcher;
 	/* First, while our heap is small: see run/spawn.h. */
 	if (spawner_start(&c->server, err))
 		return -1;

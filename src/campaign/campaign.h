@@ -134,6 +134,29 @@ struct campaign_opts {
 struct mech_slot;
 struct journal;
 struct target_state;
+struct campaign;
+struct measure_spec;
+struct measure_outcome;
+
+/*
+ * How a run is launched and measured: one operation whatever is measured,
+ * a command spawned per run (campaign_spawn_launcher, the default) or an
+ * interval of an attach session (target.c), so the block loop has no
+ * branch for either. A session also decides when the blocks end: ended is
+ * asked after each block in place of the stopping rule, the block limit and
+ * the budget, and a stop request (Ctrl-C) is its to handle.
+ */
+struct campaign_launcher {
+	int (*measure)(struct campaign *c, const struct measure_spec *spec,
+		       struct measure_outcome *out, struct error *err);
+	/* After the mechanisms ended run run_index (optional). */
+	void (*recorded)(struct campaign *c, size_t run_index);
+	/* NULL, or the session's end: 1 with the reason in why. */
+	int (*ended)(struct campaign *c, struct strbuf *why);
+};
+
+/* A command spawned per run through the spawn server (loop.c). */
+extern const struct campaign_launcher campaign_spawn_launcher;
 
 struct campaign {
 	const struct campaign_opts *o;
@@ -161,6 +184,7 @@ struct campaign {
 	struct execpaths xp;		/* equal-length links, if used */
 	char ***run_argv;		/* per variant: argv as exec'd */
 	struct target_state *target;	/* an attach session (target.c), or NULL */
+	const struct campaign_launcher *launch;	/* how a run is measured */
 };
 
 /* Start the spawn server and read the host; -1 with err (e.g. a bad

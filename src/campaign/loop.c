@@ -30,7 +30,6 @@
 #include <time.h>
 
 #include "campaign/mechanism.h"
-#include "campaign/target.h"
 #include "core/strbuf.h"
 #include "run/measure.h"
 #include "run/schedule.h"
@@ -120,8 +119,8 @@ static int finish_run(struct campaign *c, const struct sched_slot *slot, double 
 	for (size_t i = 0; i < c->nmech; i++)
 		if (mech_takes_part(c, i, slot) && c->mech[i].ops->end)
 			c->mech[i].ops->end(c, c->mech[i].state, runs[i], out, idx);
-	if (c->target)
-		campaign_target_end(c, idx);
+	if (c->launch->recorded)
+		c->launch->recorded(c, idx);
 	campaign_compute_formulas(c, &c->res.runs[idx]);
 	if (campaign_persist(c, idx, err))
 		return -1;
@@ -174,8 +173,7 @@ static int run_slot(struct campaign *c, const struct sched_slot *slot, struct er
 		spec.nevents = rs.nevents;
 		spec.attach = rs.nattach ? attach_all : NULL;
 		spec.attach_ctx = &rs;
-		rc = c->target ? campaign_target_measure(c, &spec, &out, err)
-			       : measure_run(&spec, &c->server, &c->sw, &out, err);
+		rc = c->launch->measure(c, &spec, &out, err);
 		if (!rc)
 			rc = finish_run(c, slot, start, runs, &out, err);
 		measure_outcome_release(&out);
@@ -195,6 +193,14 @@ static int run_slot(struct campaign *c, const struct sched_slot *slot, struct er
 	free(rs.shared);
 	return rc;
 }
+
+static int spawn_measure(struct campaign *c, const struct measure_spec *spec,
+			 struct measure_outcome *out, struct error *err)
+{
+	return measure_run(spec, &c->server, &c->sw, out, err);
+}
+
+const struct campaign_launcher campaign_spawn_launcher = { .measure = spawn_measure };
 
 static void progress(struct loop *l)
 {
@@ -231,8 +237,8 @@ static int run_block(struct loop *l, struct sched_slot *slots, int kind, size_t 
 	l->blocks++;
 	for (size_t i = 0; i < c->res.nvariants; i++) {
 		sigwatch_poll(&c->sw);
-		/* An attach session ends on a stop request itself (target.c). */
-		if (c->sw.stop_signal && !c->target)
+		/* A session ends on a stop request itself (target.c). */
+		if (c->sw.stop_signal && !c->launch->ended)
 			break;
 		if (run_slot(c, &slots[i], err))
 			return -1;
@@ -345,8 +351,9 @@ static int run_native(struct loop *l, struct error *err)
 {
 	struct campaign *c = l->c;
 	struct sched_slot slots[SCHED_MAX_VARIANTS];
-	/* An attach session runs intervals until it ends (target.c). */
-	unsigned nblocks = c->target ? UINT_MAX : c->o->warmup + c->o->stop.max_blocks;
+	/* A session runs intervals until it ends (target.c). */
+	int session = c->launch->ended != NULL;
+	unsigned nblocks = session ? UINT_MAX : c->o->warmup + c->o->stop.max_blocks;
 	int stop = 0;
 
 	for (unsigned b = 0; b < nblocks && !stop; b++) {
@@ -355,23 +362,23 @@ static int run_native(struct loop *l, struct error *err)
 		schedule_block(&l->native, (int)b, slots);
 		if (run_block(l, slots, MECH_NATIVE, 0, &ns, err))
 			return -1;
-		if (c->sw.stop_signal && !c->target)
+		if (c->sw.stop_signal && !session)
 			break;
 		/* The block's instrumented runs count in its time, so the
 		 * budget's prediction of the next block includes them. */
 		if (b >= c->o->warmup && run_instrumented(l, &ns, err))
 			return -1;
-		if (c->sw.stop_signal && !c->target)
+		if (c->sw.stop_signal && !session)
 			break;
 		l->native_ns += ns;
 		l->native_run++;
 		c->native_blocks = b + 1;
 		strbuf_reset(&l->status);
-		if (c->target)
-			stop = campaign_target_ended(c, &l->why);
+		if (session)
+			stop = c->launch->ended(c, &l->why);
 		else if (b >= c->o->warmup)
 			stop = campaign_stop_check(c, b + 1 - c->o->warmup, &l->why, &l->status);
-		if (!stop && b + 1 < nblocks && !c->target)
+		if (!stop && b + 1 < nblocks && !session)
 			stop = over_budget(l);
 	}
 	return 0;

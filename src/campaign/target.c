@@ -223,6 +223,7 @@ int campaign_target_plan(struct campaign *c, struct error *err)
 		return -1;
 	t = xcalloc(1, sizeof(*t));
 	c->target = t;
+	c->launch = &campaign_target_launcher;
 	t->why = (struct strbuf)STRBUF_INIT;
 	if ((k == TARGET_PIDS || k == TARGET_TIDS) && plan_tasks(c, t, err))
 		return -1;
@@ -643,6 +644,12 @@ int campaign_target_ended(struct campaign *c, struct strbuf *why)
 	strbuf_adds(why, t->why.buf);
 	return 1;
 }
+
+const struct campaign_launcher campaign_target_launcher = {
+	.measure = campaign_target_measure,
+	.recorded = campaign_target_end,
+	.ended = campaign_target_ended,
+};
 
 static void dry_run_event(const struct campaign *c, const struct target_state *t,
 			  const struct result_metric *m, struct strbuf *out)

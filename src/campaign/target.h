@@ -34,6 +34,10 @@ void campaign_target_end(struct campaign *c, size_t run_index);
 /* Is the session over? 1 with the reason in why. */
 int campaign_target_ended(struct campaign *c, struct strbuf *why);
 
+/* The launcher of a session: its intervals, measured by
+ * campaign_target_measure, until campaign_target_ended. */
+extern const struct campaign_launcher campaign_target_launcher;
+
 /* What --dry-run adds: the pid and cpu every counter is opened with. */
 void campaign_target_dry_run(const struct campaign *c, struct strbuf *out);
 
