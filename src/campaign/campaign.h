@@ -187,6 +187,15 @@ struct campaign {
 	const struct campaign_launcher *launch;	/* how a run is measured */
 };
 
+struct option;
+
+/*
+ * The mechanisms' own option rows (--calls, --profile..., --sim-runs...),
+ * in table order, for stat and compare to append to theirs (as git's
+ * parse_options_concat): at most max rows, values into o; returns how many.
+ */
+size_t campaign_mechanism_options(struct campaign_opts *o, struct option *rows, size_t max);
+
 /* Start the spawn server and read the host; -1 with err (e.g. a bad
  * --backend word). command is "stat", "compare" or "demo". */
 int campaign_init(struct campaign *c, const struct campaign_opts *o, const char *command,

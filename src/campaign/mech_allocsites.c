@@ -539,10 +539,21 @@ static void sites_run_release(void *state, void *run)
 	allocprobe_run_release(&r->pr);
 }
 
+static size_t sites_options(struct campaign_opts *o, struct option *rows, size_t max)
+{
+	const struct option mine[] = {
+		{ OPT_UINT, 0, "profile-frames", &o->profile_frames, "n", "frames per allocation call site (default 4)", 1, 8 },
+		{ OPT_UINT, 0, "trace-runs", &o->trace_runs, "n", "traced (untimed) runs per variant for --profile=allocs (default 1)", 1, 100 },
+	};
+
+	return mech_option_rows(mine, sizeof(mine) / sizeof(mine[0]), rows, max);
+}
+
 const struct mechanism_ops mech_allocsites = {
 	.name = "allocsites",
 	.run_size = sizeof(struct sites_run),
 	.plan = sites_plan,
+	.options = sites_options,
 	.begin = sites_begin,
 	.end = sites_end,
 	.run_release = sites_run_release,

@@ -248,10 +248,20 @@ static void calls_run_release(void *state, void *run)
 		callcount_run_release(&r->cr);
 }
 
+static size_t calls_options(struct campaign_opts *o, struct option *rows, size_t max)
+{
+	const struct option mine[] = {
+		{ OPT_STRING, 0, "calls", &o->calls, "mech", "call counters by auto (default), uprobe or preload (both run code in the program at every call: counted in runs of their own)" },
+	};
+
+	return mech_option_rows(mine, sizeof(mine) / sizeof(mine[0]), rows, max);
+}
+
 const struct mechanism_ops mech_calls = {
 	.name = "calls",
 	.run_size = sizeof(struct calls_run),
 	.plan = calls_plan,
+	.options = calls_options,
 	.begin = calls_begin,
 	.end = calls_end,
 	.run_release = calls_run_release,

@@ -995,10 +995,55 @@ static void profile_release(void *state)
 	free(s);
 }
 
+/* --profile[=MODES]: a comma list of time and allocs; bare = both. */
+static int profile_modes(const struct option *opt, const char *arg, struct error *err)
+{
+	static const struct { const char *name; int bit; } modes[] = {
+		{ "time", PROFILE_TIME }, { "allocs", PROFILE_ALLOCS } };
+	int *out = opt->value, bits = 0;
+	const char *p = arg;
+
+	if (!arg) {
+		*out = PROFILE_TIME | PROFILE_ALLOCS;
+		return 0;
+	}
+	while (1) {
+		size_t len = strcspn(p, ","), k;
+
+		for (k = 0; k < sizeof(modes) / sizeof(modes[0]); k++)
+			if (strlen(modes[k].name) == len && !strncmp(modes[k].name, p, len))
+				break;
+		if (k == sizeof(modes) / sizeof(modes[0])) {
+			error_set(err, ERR_USAGE, "unknown --profile mode '%.*s'", (int)len, p);
+			return error_hint(err, "the modes are time and allocs, e.g. "
+					  "'--profile=time,allocs' (bare --profile: both)");
+		}
+		bits |= modes[k].bit;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	*out = bits;
+	return 0;
+}
+
+static size_t profile_options(struct campaign_opts *o, struct option *rows, size_t max)
+{
+	const struct option mine[] = {
+		{ OPT_CALLBACK, 0, "profile", &o->profile, "[=modes]", "time: sample runs of its own (one per timed block, never the timed runs), where the time goes per function; allocs: allocation call sites, in untimed traced runs (default both; compare: where the difference is)", .callback = profile_modes, .optional_arg = 1 },
+		{ OPT_UINT, 0, "profile-rate", &o->profile_hz, "hz", "samples per second of CPU time (default 999)", 1, 1e6 },
+		{ OPT_BOOL, 0, "profile-timed", &o->profile_timed, NULL, "sample inside the timed runs (half the runs; the verdicts then carry the sampling's cost)" },
+		{ OPT_STRING, 0, "call-graph", &o->call_graph, "mode", "--profile's call chains: dwarf[,BYTES] (default), fp or none" },
+	};
+
+	return mech_option_rows(mine, sizeof(mine) / sizeof(mine[0]), rows, max);
+}
+
 const struct mechanism_ops mech_profile = {
 	.name = "profile",
 	.run_size = sizeof(struct profile_run),
 	.plan = profile_plan,
+	.options = profile_options,
 	.begin = profile_begin,
 	.end = profile_end,
 	.run_release = profile_run_release,

@@ -326,10 +326,21 @@ static void sim_run_free(void *state, void *run)
 		sim_run_release(&r->run);
 }
 
+static size_t sim_options(struct campaign_opts *o, struct option *rows, size_t max)
+{
+	const struct option mine[] = {
+		{ OPT_UINT, 0, "sim-runs", &o->sim_runs, "n", "simulated runs per variant (default 3)", 1, 1e6 },
+		{ OPT_STRING, 0, "sim-args", &o->sim_args, "words", "append these arguments in simulated runs (e.g. a smaller input)" },
+	};
+
+	return mech_option_rows(mine, sizeof(mine) / sizeof(mine[0]), rows, max);
+}
+
 const struct mechanism_ops mech_sim = {
 	.name = "sim",
 	.run_size = sizeof(struct sim_one),
 	.plan = sim_plan,
+	.options = sim_options,
 	.plan_done = sim_plan_done,
 	.begin = sim_begin,
 	.end = sim_end,

@@ -107,3 +107,11 @@ void campaign_compute_formulas(const struct campaign *c, struct result_run *run)
 	}
 }
 
+
+size_t mech_option_rows(const struct option *mine, size_t n, struct option *rows, size_t max)
+{
+	if (n > max)
+		n = max;
+	memcpy(rows, mine, n * sizeof(*mine));
+	return n;
+}

@@ -22,6 +22,7 @@
 
 #include "campaign/campaign.h"
 #include "catalog/event.h"
+#include "core/parseopt.h"
 #include "run/measure.h"
 #include "run/schedule.h"
 
@@ -114,6 +115,9 @@ struct mechanism_ops {
 		    size_t run_index);
 	/* Free what begin made (optional; called whether or not end ran). */
 	void (*run_release)(void *state, void *run);
+	/* Its option rows for stat and compare (optional): written into rows
+	 * (at most max), their values into o; returns how many. */
+	size_t (*options)(struct campaign_opts *o, struct option *rows, size_t max);
 	/* What --dry-run shows for it (optional). */
 	void (*dry_run)(const struct campaign *c, const void *state, struct strbuf *out);
 	void (*release)(void *state);
@@ -126,6 +130,9 @@ struct mech_slot {
 	size_t cost_metric;	/* perturbs: the hidden wall time of its runs */
 	unsigned instr_blocks;	/* perturbs: its instrumented blocks so far */
 };
+
+/* Copy a mechanism's n option rows into rows (at most max); how many. */
+size_t mech_option_rows(const struct option *mine, size_t n, struct option *rows, size_t max);
 
 /* The most blocks of a kind (MECH_SIM, MECH_TRACED) a mechanism asked for
  * (request.c). */

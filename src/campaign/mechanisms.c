@@ -37,3 +37,13 @@ const struct mechanism_ops *const campaign_mechanisms[] = {
 	MECHANISMS(ROW)
 	NULL,
 };
+
+size_t campaign_mechanism_options(struct campaign_opts *o, struct option *rows, size_t max)
+{
+	size_t n = 0;
+
+	for (const struct mechanism_ops *const *t = campaign_mechanisms; *t; t++)
+		if ((*t)->options)
+			n += (*t)->options(o, rows + n, max - n);
+	return n;
+}

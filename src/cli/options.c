@@ -22,38 +22,6 @@ static const struct row_words failure_help = { "keep going when the command fail
 static const struct row_words seed_help = { "random seed (recorded in the result)",
 					     "random seed of the schedule (default: random, printed)" };
 
-/* --profile[=MODES]: a comma list of time and allocs; bare = both. */
-static int profile_modes(const struct option *opt, const char *arg, struct error *err)
-{
-	static const struct { const char *name; int bit; } modes[] = {
-		{ "time", PROFILE_TIME }, { "allocs", PROFILE_ALLOCS } };
-	int *out = opt->value, bits = 0;
-	const char *p = arg;
-
-	if (!arg) {
-		*out = PROFILE_TIME | PROFILE_ALLOCS;
-		return 0;
-	}
-	while (1) {
-		size_t len = strcspn(p, ","), k;
-
-		for (k = 0; k < sizeof(modes) / sizeof(modes[0]); k++)
-			if (strlen(modes[k].name) == len && !strncmp(modes[k].name, p, len))
-				break;
-		if (k == sizeof(modes) / sizeof(modes[0])) {
-			error_set(err, ERR_USAGE, "unknown --profile mode '%.*s'", (int)len, p);
-			return error_hint(err, "the modes are time and allocs, e.g. "
-					  "'--profile=time,allocs' (bare --profile: both)");
-		}
-		bits |= modes[k].bit;
-		if (!p[len])
-			break;
-		p += len + 1;
-	}
-	*out = bits;
-	return 0;
-}
-
 static const char *words(const struct row_words *w, enum measure_cmd cmd)
 {
 	return cmd == MEASURE_STAT ? w->stat : w->compare;
@@ -77,16 +45,10 @@ size_t measure_options(struct option *rows, size_t max, struct measure_args *a,
 		{ OPT_UINT, 0, "pin", &a->pin, "cpu", "run the measured commands on this CPU only" },
 		{ OPT_UINT, 0, "seed", &a->seed, "n", words(&seed_help, cmd), .given = &a->seeded },
 		{ OPT_STRING, 0, "backend", &o->backend, "mode", "auto (default), hw, sim or sw: who serves hardware metrics" },
-		{ OPT_UINT, 0, "sim-runs", &o->sim_runs, "n", "simulated runs per variant (default 3)", 1, 1e6 },
-		{ OPT_STRING, 0, "sim-args", &o->sim_args, "words", "append these arguments in simulated runs (e.g. a smaller input)" },
-		{ OPT_STRING, 0, "calls", &o->calls, "mech", "call counters by auto (default), uprobe or preload" },
+	};
+	/* The mechanisms' own rows go here (campaign_mechanism_options). */
+	const struct option tail[] = {
 		{ OPT_STRING, 0, "uarch", &o->uarch, "name", "microarchitecture to resolve metrics for (default: this host's)" },
-		{ OPT_CALLBACK, 0, "profile", &o->profile, "[=modes]", "time: sample runs of its own (one per timed block, never the timed runs), where the time goes per function; allocs: allocation call sites, in untimed traced runs (default both; compare: where the difference is)", .callback = profile_modes, .optional_arg = 1 },
-		{ OPT_UINT, 0, "profile-frames", &o->profile_frames, "n", "frames per allocation call site (default 4)", 1, 8 },
-		{ OPT_UINT, 0, "trace-runs", &o->trace_runs, "n", "traced (untimed) runs per variant for --profile=allocs (default 1)", 1, 100 },
-		{ OPT_UINT, 0, "profile-rate", &o->profile_hz, "hz", "samples per second of CPU time (default 999)", 1, 1e6 },
-		{ OPT_BOOL, 0, "profile-timed", &o->profile_timed, NULL, "sample inside the timed runs (half the runs; the verdicts then carry the sampling's cost)" },
-		{ OPT_STRING, 0, "call-graph", &o->call_graph, "mode", "--profile's call chains: dwarf[,BYTES] (default), fp or none" },
 		{ OPT_BOOL, 0, "dry-run", &o->dry_run, NULL, "print the counters' perf_event_attr per group, run nothing" },
 		{ OPT_CALLBACK, 'S', "shell", NULL, "shell", "run the commands as 'shell -c STRING' (its start-up is measured too; default: no shell)", 0, 0, variant_opt_shell, &a->va },
 		{ OPT_BOOL, 'N', "no-shell", &a->va.split, NULL, "split command strings into words and run them without a shell (hyperfine's -N)" },
@@ -104,12 +66,13 @@ size_t measure_options(struct option *rows, size_t max, struct measure_args *a,
 		{ OPT_BOOL, 'q', "quiet", &a->quiet, NULL, "no table" },
 		{ OPT_BOOL, 'h', "help", &a->help, NULL, "show this help" },
 	};
-	size_t n = sizeof(all) / sizeof(all[0]);
+	size_t n = 0;
 
-	if (n > max)
-		n = max;
-	for (size_t i = 0; i < n; i++)
-		rows[i] = all[i];
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]) && n < max; i++)
+		rows[n++] = all[i];
+	n += campaign_mechanism_options(o, rows + n, max - n);
+	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]) && n < max; i++)
+		rows[n++] = tail[i];
 	return n;
 }
 
