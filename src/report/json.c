@@ -17,6 +17,7 @@
 #include "core/strbuf.h"
 #include "report/analysis.h"
 #include "report/allocsites.h"
+#include "report/costs.h"
 #include "report/attribution.h"
 #include "report/comparison.h"
 
@@ -302,6 +303,8 @@ json_t *report_json(const struct result *r)
 		json_object_set_new(doc, "sim_attribution", a);
 	if ((a = allocsites_json(r)))
 		json_object_set_new(doc, "alloc_sites", a);
+	if ((a = mechanism_costs_json(r)))
+		json_object_set_new(doc, "mechanism_costs", a);
 	add_notes(doc, r);
 	return doc;
 }

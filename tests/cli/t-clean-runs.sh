@@ -42,6 +42,12 @@ expect_in out "counting calls (allocs) through the LD_PRELOAD shim ran in runs o
 expect_in out "to few's (2 pairs)"
 expect_in out "to many's (2 pairs)"
 expect_in c.json "through the LD_PRELOAD shim ran in runs of its own"
+# ... and as data: per mechanism and variant, recomputed by report.
+expect_eq "$(json_find c.json mechanism_costs variant many pairs)" 2 "cost pairs"
+expect_eq "$(json_find c.json mechanism_costs variant many mechanism)" calls "cost mechanism"
+[ "$(json_find c.json mechanism_costs variant few ratio)" != null ] || fail "no cost ratio"
+run_pm 0 report -o r.json c.json
+expect_eq "$(json_find r.json mechanism_costs variant few ratio)" "$(json_find c.json mechanism_costs variant few ratio)" "report recomputes the cost"
 
 # Counts that vary between runs get a run of their own after every timed
 # block (then the summary has an interval): N grows with the log.

@@ -1,0 +1,81 @@
+/*
+ * Mechanism costs from the runs (costs.h).
+ */
+#include "report/costs.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/strbuf.h"
+
+/* The timed runs' wall time and the cost metric's, paired run by run. */
+static size_t cost_pairs(const struct result *r, size_t m, size_t v, double *a, double *b)
+{
+	int wall = result_metric_index(r, "wall-time");
+	double last = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; wall >= 0 && i < r->nruns; i++) {
+		const struct result_run *run = &r->runs[i];
+
+		if ((size_t)run->variant != v || run->status != RUN_OK)
+			continue;
+		if (!run->instrumented && !run->simulated && !run->traced && !run->warmup &&
+		    run->values[wall].valid && run->values[wall].value > 0) {
+			last = run->values[wall].value;
+		} else if (run->instrumented && run->values[m].valid && last > 0 &&
+			   run->values[m].value > 0) {
+			a[n] = last;
+			b[n++] = run->values[m].value;
+			last = 0;	/* one instrumented run per timed run */
+		}
+	}
+	return n;
+}
+
+size_t mechanism_cost(const struct result *r, size_t m, size_t v, struct stats_paired *out)
+{
+	double *a = xcalloc(r->nruns + 1, sizeof(double));
+	double *b = xcalloc(r->nruns + 1, sizeof(double));
+	size_t n = cost_pairs(r, m, v, a, b);
+
+	memset(out, 0, sizeof(*out));
+	if (n)
+		stats_paired_ratio(a, b, n, 0.95, out, NULL);
+	free(a);
+	free(b);
+	return n;
+}
+
+static json_t *num_or_null(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+json_t *mechanism_costs_json(const struct result *r)
+{
+	json_t *a = NULL;
+	size_t plen = strlen(COST_METRIC_PREFIX);
+
+	for (size_t m = 0; m < r->nmetrics; m++) {
+		if (strncmp(r->metrics[m].name, COST_METRIC_PREFIX, plen))
+			continue;
+		for (size_t v = 0; v < r->nvariants; v++) {
+			struct stats_paired p;
+			size_t n = mechanism_cost(r, m, v, &p);
+
+			if (!n)
+				continue;
+			if (!a)
+				a = json_array();
+			json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:I, s:o, s:o, s:o}",
+				"mechanism", r->metrics[m].name + plen,
+				"metric", r->metrics[m].name, "variant", r->variants[v].name,
+				"pairs", (json_int_t)n, "ratio", num_or_null(p.ratio),
+				"ci_low", num_or_null(n >= 2 ? p.ci_lo : NAN),
+				"ci_high", num_or_null(n >= 2 ? p.ci_hi : NAN)));
+		}
+	}
+	return a;
+}

@@ -1,0 +1,29 @@
+/*
+ * What a perturbing mechanism cost each variant, from the runs alone. A
+ * mechanism that runs code inside the program (call counters, sampling)
+ * runs apart in instrumented runs (campaign/loop.c), whose wall time is the
+ * hidden metric "wall-time:with-NAME". Each of a variant's instrumented
+ * runs is paired with its last timed run before it; the paired ratio
+ * (instrumented / timed, stats_paired_ratio) is the cost. Computed when the
+ * result is written, like the comparisons, so `pmustat report` recomputes it.
+ */
+#ifndef PMU_REPORT_COSTS_H
+#define PMU_REPORT_COSTS_H
+
+#include <jansson.h>
+
+#include "report/result.h"
+#include "stats/compare.h"
+
+/* The prefix of a cost metric's name: "wall-time:with-calls". */
+#define COST_METRIC_PREFIX "wall-time:with-"
+
+/* Variant v's cost of the mechanism whose cost metric is m: the number of
+ * pairs (0: none), and their ratio in *out (interval NaN below 2 pairs). */
+size_t mechanism_cost(const struct result *r, size_t m, size_t v, struct stats_paired *out);
+
+/* "mechanism_costs": one object per mechanism and variant, or NULL when no
+ * mechanism ran apart. */
+json_t *mechanism_costs_json(const struct result *r);
+
+#endif
