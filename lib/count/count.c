@@ -440,7 +440,11 @@ static void report(enum callcount_rec_kind kind)
 	if (kind != CC_REC_START)
 		for (int i = 0; i < CC_NSLOTS; i++)
 			r.counts[i] = atomic_exchange(&counts[i], 0);
-	fd = report_path[0] ? open(report_path, O_WRONLY | O_APPEND | O_CLOEXEC) : -1;
+	/* The program can have put a FIFO or a link in the file's place: the
+	 * report is lost (pmustat counts the image as lost), the program is
+	 * not held up and writes nowhere else. */
+	fd = report_path[0] ? open(report_path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NONBLOCK |
+				   O_NOFOLLOW) : -1;
 	if (fd >= 0 && kind != CC_REC_START && site_depth) {
 		in_hook++;
 		r.unsited = atomic_exchange(&unsited, 0);

@@ -271,7 +271,7 @@ static void on_hit(struct allocprobe_run *r, const struct sample_rec *rec)
 	r->nbytes += need;
 }
 
-static void on_record(void *ctx, const struct sample_rec *rec)
+void allocprobe_feed(void *ctx, const struct sample_rec *rec)
 {
 	struct allocprobe_run *r = ctx;
 
@@ -317,7 +317,7 @@ static void drain(struct allocprobe_run *r)
 	int stopped = sample_fill(&r->set) > 0.5 && signal_run(r, SIGSTOP);
 
 	error_clear(&err);
-	if (sample_read(&r->set, on_record, r, &err) && !r->corrupt)
+	if (sample_read(&r->set, allocprobe_feed, r, &err) && !r->corrupt)
 		r->corrupt = xstrdup(err.msg);
 	if (r->nbytes > AP_PENDING) {
 		stopped |= signal_run(r, SIGSTOP);
@@ -350,6 +350,13 @@ int allocprobe_attach(struct allocprobe_run *r, const struct allocprobe *ap, pid
 	return 0;
 }
 
+void allocprobe_run_offline(struct allocprobe_run *r, const struct allocprobe *ap)
+{
+	memset(r, 0, sizeof(*r));
+	r->ap = ap;
+	r->pidfd = -1;
+	r->offline = 1;
+}
 
 /* ---- after the run: unwinding and summing ------------------------------- */
 
@@ -447,7 +454,7 @@ static void unwind_hits(struct allocprobe_run *r)
 		struct allocprobe_event *e = &r->ev[h->ev];
 		struct allocprobe_space *s = space_of(r, h->pid);
 		uint64_t pcs[CALLCOUNT_MAX_FRAMES + 1], fr[CALLCOUNT_MAX_FRAMES];
-		const uint64_t *regs = (const uint64_t *)(const void *)(r->bytes + h->at);
+		uint64_t regs[SAMPLE_NREGS];
 		int n;
 
 		e->img = (uint32_t)s->img;
@@ -455,6 +462,9 @@ static void unwind_hits(struct allocprobe_run *r)
 			r->sites.img[s->img].unsited++;
 			continue;
 		}
+		/* Copied out: a hit's registers follow the previous hit's stack
+		 * copy, of any length, so they need not be 8-byte aligned. */
+		memcpy(regs, r->bytes + h->at, sizeof(regs));
 		n = unwinder_frames(s->uw, h->tid, regs, r->bytes + h->at + SAMPLE_NREGS * 8,
 				    h->stack_len, pcs, (int)frames + 1);
 		/* pcs[0] is the probed function; pcs[1..] are inside the calls
@@ -607,7 +617,7 @@ int allocprobe_finish(struct allocprobe_run *r, struct callcount_sites *out, uin
 	memset(out, 0, sizeof(*out));
 	*spawns = 0;
 	*lost = 0;
-	if (!r->open)
+	if (!r->open && !r->offline)
 		return error_set(err, ERR_RUNTIME, "the uprobes were not opened");
 	sample_reader_stop(&r->reader);
 	drain(r);

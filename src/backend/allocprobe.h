@@ -79,6 +79,7 @@ struct allocprobe_run {
 	const struct allocprobe *ap;
 	struct sample_set set;
 	int open;
+	int offline;			/* fed by allocprobe_feed, not by perf */
 	int pidfd;			/* the traced process, stopped while the reader
 					 * unwinds; -1 when none */
 	unsigned pauses;
@@ -109,6 +110,13 @@ struct allocprobe_run {
 /* Open the probes on pid (stopped before exec) and start the reader. */
 int allocprobe_attach(struct allocprobe_run *r, const struct allocprobe *ap, pid_t pid,
 		      struct error *err);
+
+/* What the reader does with each record it copies out (a sample_read
+ * callback, ctx the run). A run of records that came from elsewhere than
+ * perf, a test's or a fuzzer's, starts with allocprobe_run_offline, is fed
+ * record by record, and ends with allocprobe_finish like any other. */
+void allocprobe_feed(void *ctx, const struct sample_rec *rec);
+void allocprobe_run_offline(struct allocprobe_run *r, const struct allocprobe *ap);
 
 /*
  * After the run: stop the reader, unwind every hit and sum the sites into

@@ -169,6 +169,11 @@ char *callcount_describe(const struct callcount_set *s, size_t metric);
 
 /* ---- preload mode, per run --------------------------------------------- */
 
+/* The most of a run's report file that is read: a process image writes
+ * some hundred bytes and a few KiB of sites, so this is millions of
+ * processes; a file larger than this is refused, not read without end. */
+#define CALLCOUNT_FILE_MAX ((size_t)256 << 20)
+
 struct callcount_run {
 	char *dir;		/* private directory holding the report file, or NULL */
 	char *path;		/* the report file the shim appends to */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/path.h"
+#include "core/safeopen.h"
 #include "core/selfpath.h"
 #include "core/sort.h"
 #include "core/strbuf.h"
@@ -319,29 +320,29 @@ int callcount_sum_records(const struct callcount_set *s, const void *data, size_
 	return 0;
 }
 
-/* The whole report file of a preload run. */
+/* The whole report file of a preload run. The program wrote it and can
+ * have put anything in its place: a link is not followed, and only a
+ * regular file of at most CALLCOUNT_FILE_MAX bytes is read. */
 int cc_read_report(const struct callcount_run *r, struct strbuf *sb, struct error *err)
 {
-	char buf[8192];
-	ssize_t got;
-	int fd;
+	int rc;
 
 	if (!r->path)
 		return error_set(err, ERR_RUNTIME, "no call-count file: not a preload run");
-	fd = open(r->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return error_set(err, ERR_RUNTIME, "cannot read '%s': %s", r->path, strerror(errno));
-	while ((got = read(fd, buf, sizeof(buf))) != 0) {
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			error_set(err, ERR_RUNTIME, "cannot read '%s': %s", r->path, strerror(errno));
-			close(fd);
-			return -1;
-		}
-		strbuf_add(sb, buf, (size_t)got);
+	rc = safeopen_slurp(r->path, SAFEOPEN_NOFOLLOW, CALLCOUNT_FILE_MAX, sb);
+	if (rc == SAFEOPEN_TOOBIG) {
+		error_set(err, ERR_RUNTIME, "the call-count file '%s' is larger than %zu MiB",
+			  r->path, CALLCOUNT_FILE_MAX >> 20);
+		return error_hint(err, "the program wrote to the file the shim reports into "
+				  "(PMUSTAT_COUNT_FILE); leave it alone or count with uprobes "
+				  "(--calls uprobe)");
 	}
-	close(fd);
+	if (rc) {
+		error_set(err, ERR_RUNTIME, "cannot read the call-count file '%s': %s", r->path,
+			  safeopen_strerror(rc));
+		return error_hint(err, "the program replaced or removed the file the shim "
+				  "reports into (PMUSTAT_COUNT_FILE)");
+	}
 	return 0;
 }
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/path.h"
+#include "core/safeopen.h"
 #include "core/strbuf.h"
 #include "core/suggest.h"
 
@@ -53,7 +54,7 @@ static char *shebang_interp(const char *path)
 {
 	char buf[256];
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = safeopen_read(path, 0);
 	char *p, *end;
 
 	if (fd < 0)

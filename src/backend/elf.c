@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/safeopen.h"
 #include "core/sort.h"
 #include "core/strbuf.h"
 
@@ -60,11 +61,15 @@ static const char *elf_reason(void)
 static int begin(struct elf_file *f, const char *path, struct error *err)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = safeopen_read(path, 0);
 
+	if (fd == SAFEOPEN_NOTREG) {
+		error_set(err, ERR_RUNTIME, "cannot read '%s': not a regular file", path);
+		return error_hint(err, "name a program or library file, not a FIFO or a device");
+	}
 	if (fd < 0)
 		return error_set(err, ERR_RUNTIME, "cannot read '%s': %s", path, strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)EI_NIDENT) {
+	if (fstat(fd, &st) || st.st_size < (off_t)EI_NIDENT) {
 		close(fd);
 		return error_set(err, ERR_RUNTIME, "'%s' is not an ELF file", path);
 	}

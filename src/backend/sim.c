@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "core/path.h"
+#include "core/safeopen.h"
 #include "core/strbuf.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -491,23 +492,13 @@ int sim_prepare(struct sim_run *r, const char *valgrind, const struct cache_geom
 
 static int read_file(const char *path, struct strbuf *sb, struct error *err)
 {
-	char buf[65536];
-	ssize_t got;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* In the simulation's directory, which the simulated program can
+	 * write: a link there is not followed. */
+	int rc = safeopen_slurp(path, SAFEOPEN_NOFOLLOW, SIM_FILE_MAX, sb);
 
-	if (fd < 0)
-		return error_set(err, ERR_RUNTIME, "cannot read '%s': %s", path, strerror(errno));
-	while ((got = read(fd, buf, sizeof(buf))) != 0) {
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0 || sb->len + (size_t)got > SIM_FILE_MAX) {
-			close(fd);
-			return error_set(err, ERR_RUNTIME, "cannot read '%s': %s", path,
-					 got < 0 ? strerror(errno) : "too large");
-		}
-		strbuf_add(sb, buf, (size_t)got);
-	}
-	close(fd);
+	if (rc)
+		return error_set(err, ERR_RUNTIME, "cannot read '%s': %s", path,
+				 safeopen_strerror(rc));
 	return 0;
 }
 

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "backend/symbols_scopes.h"
+#include "core/safeopen.h"
 #include "core/sort.h"
 #include "core/strbuf.h"
 
@@ -395,13 +396,13 @@ static int read_segments(struct object *o, Elf *elf)
 /* ELF type and PT_LOAD segments of o->path; state -1 with why when not. */
 static void object_read(struct object *o)
 {
-	int fd = open(o->path, O_RDONLY | O_CLOEXEC);
+	int fd = safeopen_read(o->path, 0);
 	Elf *elf;
 	struct strbuf why = STRBUF_INIT;
 
 	o->state = -1;
 	if (fd < 0) {
-		strbuf_addf(&why, "cannot read '%s': %s", o->path, strerror(errno));
+		strbuf_addf(&why, "cannot read '%s': %s", o->path, safeopen_strerror(fd));
 		o->why = strbuf_detach(&why);
 		return;
 	}
@@ -508,14 +509,19 @@ static void module_open(struct module *m)
 	Dwarf_Addr dwbias;
 	struct strbuf why = STRBUF_INIT;
 
-	m->dwfl = dwfl_begin(&offline_callbacks);
+	int fd = safeopen_read(m->path, 0);	/* a path the program's records named */
+
+	m->dwfl = fd >= 0 ? dwfl_begin(&offline_callbacks) : NULL;
 	if (m->dwfl) {
 		dwfl_report_begin(m->dwfl);
-		m->mod = dwfl_report_elf(m->dwfl, m->path, m->path, -1, m->bias, true);
+		m->mod = dwfl_report_elf(m->dwfl, m->path, m->path, fd, m->bias, true);
 		dwfl_report_end(m->dwfl, NULL, NULL);
 	}
+	if (!m->mod && fd >= 0)
+		close(fd);	/* consumed only by a module reported */
 	if (!m->mod) {
-		strbuf_addf(&why, "cannot read '%s': %s", m->path, dwfl_errmsg(-1));
+		strbuf_addf(&why, "cannot read '%s': %s", m->path,
+			    fd < 0 ? safeopen_strerror(fd) : dwfl_errmsg(-1));
 		m->why = strbuf_detach(&why);
 		return;
 	}

@@ -11,8 +11,10 @@
 #include <elfutils/libdwfl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend/sample.h"
+#include "core/safeopen.h"
 #include "core/strbuf.h"
 
 struct unwinder {
@@ -98,7 +100,10 @@ static void report(void *ctx, const char *path, uint64_t bias)
 
 	/* As the symbolizer reports it: bias added to the first segment's
 	 * p_vaddr (libdwfl's add_p_vaddr), so addresses mean the same. */
-	dwfl_report_elf(u->dwfl, path, path, -1, bias, true);
+	int fd = safeopen_read(path, 0);	/* a path the program's records named */
+
+	if (fd >= 0 && !dwfl_report_elf(u->dwfl, path, path, fd, bias, true))
+		close(fd);	/* consumed only by a module reported */
 }
 
 struct unwinder *unwinder_new(struct symbolizer *sy, uint32_t pid)

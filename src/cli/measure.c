@@ -50,16 +50,20 @@ static int print_dry_run(const struct campaign *c)
 /* Shown on a stopped campaign so the failing run's own words are not lost. */
 static void show_failure_stderr(const struct campaign *c)
 {
+	struct strbuf safe = STRBUF_INIT;
 	size_t len;
 
 	if (!c->failure_stderr)
 		return;
 	len = strlen(c->failure_stderr);
-	fprintf(stderr, "--- stderr of the failing run (last %zu bytes) ---\n%s", len,
-		c->failure_stderr);
+	/* The program's bytes, shown as text: an escape sequence in them must
+	 * not act on the terminal. */
+	strbuf_add_printable_lines(&safe, c->failure_stderr);
+	fprintf(stderr, "--- stderr of the failing run (last %zu bytes) ---\n%s", len, safe.buf);
 	if (len && c->failure_stderr[len - 1] != '\n')
 		fputc('\n', stderr);
 	fputs("---\n", stderr);
+	strbuf_release(&safe);
 }
 
 static void render_table(const struct campaign *c, campaign_renderer render, int quiet)

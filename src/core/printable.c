@@ -41,6 +41,22 @@ static size_t utf8_len(const unsigned char *p)
 	return n;
 }
 
+/* Is the 2- or 3-byte sequence at p a bidirectional formatting character
+ * (Unicode UAX #9, "Explicit Directional Embeddings, Overrides and
+ * Isolates", and the implicit marks): U+061C ALM, U+200E LRM, U+200F RLM,
+ * U+202A-U+202E LRE RLE PDF LRO RLO, U+2066-U+2069 LRI RLI FSI PDI? They
+ * reorder the text shown after them (a name that reads as another). */
+static int bidi_control(const unsigned char *p, size_t n)
+{
+	if (n == 2)
+		return p[0] == 0xd8 && p[1] == 0x9c;
+	if (n != 3 || p[0] != 0xe2)
+		return 0;
+	if (p[1] == 0x80)
+		return p[2] == 0x8e || p[2] == 0x8f || (p[2] >= 0xaa && p[2] <= 0xae);
+	return p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9;
+}
+
 /* How many bytes at p must be escaped (0: the sequence there is kept). */
 static size_t escape_len(const unsigned char *p, size_t *keep)
 {
@@ -51,6 +67,8 @@ static size_t escape_len(const unsigned char *p, size_t *keep)
 		return p[0] < 0x20 || p[0] == 0x7f;
 	if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)
 		return 2;	/* a C1 control */
+	if (bidi_control(p, n))
+		return n;
 	return n ? 0 : 1;
 }
 
@@ -71,6 +89,24 @@ void strbuf_add_printable(struct strbuf *sb, const char *s)
 			strbuf_addf(sb, "\\x%02x", p[i]);
 		p += esc;
 	}
+}
+
+void strbuf_add_printable_lines(struct strbuf *sb, const char *s)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	for (;;) {
+		size_t len = strcspn(s, "\n");
+
+		strbuf_reset(&line);
+		strbuf_add(&line, s, len);
+		strbuf_add_printable(sb, line.buf);
+		if (!s[len])
+			break;
+		strbuf_addch(sb, '\n');
+		s += len + 1;
+	}
+	strbuf_release(&line);
 }
 
 const char *printable_in(struct strbuf *sb, const char *s)

@@ -14,12 +14,18 @@
 /*
  * Append s to sb with every byte a terminal could act on written as \xNN
  * (two lowercase hex digits): the C0 controls (ESC, tab and newline too),
- * DEL, the C1 controls U+0080-U+009F (both bytes of their UTF-8 form), and
- * every byte that is not part of valid UTF-8. Other text, including
+ * DEL, the C1 controls U+0080-U+009F (both bytes of their UTF-8 form), the
+ * bidirectional formatting characters (U+202E RIGHT-TO-LEFT OVERRIDE and
+ * its kin: every byte of them), and every byte that is not part of valid
+ * UTF-8. Other text, including
  * non-ASCII letters and symbols, is kept. A backslash is kept as it is, so
  * the result reads naturally; applying this twice changes nothing.
  */
 void strbuf_add_printable(struct strbuf *sb, const char *s);
+
+/* The same for text of several lines (a program's stderr): the newlines
+ * are kept, everything else on each line is escaped as above. */
+void strbuf_add_printable_lines(struct strbuf *sb, const char *s);
 
 /* s made printable in sb (reset first), for a printf argument:
  * strbuf_addf(out, "variant %s", printable_in(&tmp, name)). */

@@ -4,6 +4,8 @@
  */
 #include "core/strbuf.h"
 
+#include "core/safeopen.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -187,21 +189,9 @@ int strbuf_read_file(struct strbuf *sb, const char *path)
 
 int strbuf_read_regular(struct strbuf *sb, const char *path, size_t max)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY), errnum, rc;
-	struct stat st;
+	int rc = safeopen_slurp(path, 0, max, sb);
 
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st))
-		rc = -1;
-	else if (!S_ISREG(st.st_mode))
-		rc = 2;
-	else
-		rc = strbuf_read_fd(sb, fd, max);
-	errnum = errno;
-	close(fd);
-	errno = errnum;
-	return rc;
+	return rc == SAFEOPEN_NOTREG ? 2 : rc == SAFEOPEN_TOOBIG ? 1 : rc;
 }
 
 void strv_free(char **v)

@@ -69,7 +69,8 @@ int journal_close(struct journal *j, int remove, struct error *err);
  * Write json_path (atomically, outfile_replace) as the document a campaign
  * leaves while it runs: r's skeleton with "complete": false, no runs, and
  * "journal": the journal's path relative to json_path's directory (absolute
- * when the journal is elsewhere).
+ * when the journal is elsewhere; a reader takes only a file name next to
+ * json_path ending in ".journal", which is what campaigns write).
  */
 int journal_write_skeleton(const char *json_path, const struct result *r,
 			   const char *journal_path, struct error *err);

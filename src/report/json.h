@@ -45,6 +45,12 @@ int report_json_write(const struct result *r, const char *path, struct error *er
  */
 int report_json_read(struct result *r, const char *path, struct error *err);
 
+/* The largest result or journal file read (docs/report.md): a campaign of
+ * thousands of profiled runs writes tens of MiB; a larger file (or
+ * /dev/zero) is refused once this much was read, not read until memory
+ * runs out. */
+#define REPORT_FILE_MAX ((size_t)256 << 20)
+
 /* ---- the pieces the run journal shares ----------------------------------- */
 
 /* r's document without runs, summaries and comparisons: schema, tool,

@@ -8,6 +8,7 @@
  * inside a skeleton is read only if it is a regular file.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -49,6 +50,21 @@ static void journal_path(const char *path, const char *name, struct strbuf *out)
 	strbuf_adds(out, name);
 }
 
+/* A journal belongs next to its result (campaigns write RESULT.journal):
+ * a skeleton naming any other path, a file of someone else's to be read
+ * and quoted in errors, is refused. */
+static int journal_name_ok(const char *name, const char *path, struct error *err)
+{
+	size_t len = strlen(name), sfx = strlen(".journal");
+
+	if (!strchr(name, '/') && len > sfx && !strcmp(name + len - sfx, ".journal"))
+		return 0;
+	error_set(err, ERR_RUNTIME, "'%s' names the journal '%.200s', which is not next to it",
+		  path, name);
+	return error_hint(err, "a campaign's journal is RESULT.journal in the result's "
+			  "directory; read that journal with 'pmustat report FILE.journal'");
+}
+
 static int read_skeleton(struct result *r, json_t *doc, const char *path, size_t budget,
 			 struct error *err)
 {
@@ -56,6 +72,8 @@ static int read_skeleton(struct result *r, json_t *doc, const char *path, size_t
 	struct strbuf jpath = STRBUF_INIT;
 	int rc;
 
+	if (journal_name_ok(name, path, err))
+		return -1;
 	journal_path(path, name, &jpath);
 	if (access(jpath.buf, F_OK) && errno == ENOENT) {
 		rc = report_json_load(r, doc, path, budget, err);
@@ -70,6 +88,29 @@ static int read_skeleton(struct result *r, json_t *doc, const char *path, size_t
 	return rc;
 }
 
+/* The file named on the command line, whatever it is (a pipe too), but no
+ * more than REPORT_FILE_MAX bytes of it. */
+static int read_capped(const char *path, struct strbuf *text, struct error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -1;
+
+	if (fd >= 0)
+		rc = strbuf_read_fd(text, fd, REPORT_FILE_MAX);
+	if (rc < 0)
+		error_set(err, ERR_RUNTIME, "cannot read '%s': %s", path, strerror(errno));
+	else if (rc > 0)
+		error_set(err, ERR_RUNTIME, "'%s' is larger than %zu MiB", path,
+			  REPORT_FILE_MAX >> 20);
+	if (fd >= 0)
+		close(fd);
+	if (rc < 0)
+		return error_hint(err, "check the path of the result file");
+	if (rc > 0)
+		return error_hint(err, "pmustat's results are far smaller; check that '%s' is "
+				  "a result or a journal", path);
+	return 0;
+}
+
 int report_json_read(struct result *r, const char *path, struct error *err)
 {
 	struct strbuf text = STRBUF_INIT;
@@ -78,10 +119,9 @@ int report_json_read(struct result *r, const char *path, struct error *err)
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	if (strbuf_read_file(&text, path)) {
-		error_set(err, ERR_RUNTIME, "cannot read '%s': %s", path, strerror(errno));
+	if (read_capped(path, &text, err)) {
 		strbuf_release(&text);
-		return error_hint(err, "check the path of the result file");
+		return -1;
 	}
 	if (journal_sniff(text.buf, text.len)) {
 		rc = journal_read_buffer(r, path, text.buf, text.len, err);

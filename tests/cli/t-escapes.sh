@@ -58,3 +58,24 @@ expect_eq "$(jv u.json variants.1.argv.2)" 'true \xff' "an argument not in UTF-8
 expect_eq "$(jv u.json comparisons.0.baseline)" 'A\xff' "baseline of the comparison"
 run_pm 0 report u.json
 expect_in out 'A\xff'
+
+# A bidirectional override (U+202E) in a name reorders the text shown after
+# it ("evil\u202etxt.exe" reads as "evilexe.txt"): escaped in the terminal
+# and in the HTML, kept in the JSON.
+rlo=$(printf '\342\200\256')
+run_pm 0 compare -q --blocks 1 -o b.json -n "A${rlo}gpj" -- true -n B -- true
+expect_eq "$(jv b.json variants.0.name)" "A${rlo}gpj" "override kept in JSON"
+run_pm 0 report b.json --html b.html
+! grep -q "$rlo" out || fail "raw U+202E in report output"
+expect_in out 'A\xe2\x80\xaegpj'
+! grep -q "$rlo" b.html || fail "raw U+202E in the HTML"
+expect_in b.html 'A\xe2\x80\xaegpj'
+
+# A failing run's stderr is replayed as text: its escape sequences and
+# overrides escaped, its lines kept.
+run_pm 1 stat -r 1 -- sh -c "printf 'one${esc}[2Jtwo\\n${rlo}three\\n' >&2; exit 3"
+no_raw_escape err
+! grep -q "$rlo" err || fail "raw U+202E in the replayed stderr"
+expect_in err 'one\x1b[2Jtwo'
+expect_in err '\xe2\x80\xaethree'
+expect_in err "stderr of the failing run"

@@ -72,13 +72,13 @@ expect_in err "cannot merge 'top.json': its blocks, numbered after the others', 
 
 # A skeleton's journal must be a regular file: a FIFO offered a valid
 # journal by a writer is refused rather than read (or waited on).
-echo "$head,\"complete\":false,\"journal\":\"j.fifo\",\"runs\":[]}" >skel.json
-mkfifo j.fifo
+echo "$head,\"complete\":false,\"journal\":\"skel.json.journal\",\"runs\":[]}" >skel.json
+mkfifo skel.json.journal
 (for i in 1 2 3; do
-	printf '{"journal":"pmustat.journal/1","result":%s}\n' "$(doc "")" >j.fifo
+	printf '{"journal":"pmustat.journal/1","result":%s}\n' "$(doc "")" >skel.json.journal
 done) &
 writer=$!
 run_pm 1 report skel.json
 kill "$writer" 2>/dev/null
 wait "$writer" 2>/dev/null
-expect_in err "error: 'j.fifo' is not a regular file"
+expect_in err "error: 'skel.json.journal' is not a regular file"

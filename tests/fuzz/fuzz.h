@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend/sample.h"
 #include "report/result.h"
 
 #ifndef FUZZ_SRCROOT
@@ -47,5 +48,15 @@ void fuzz_die(const char *what, const char *why) __attribute__((noreturn));
  * stat and compare tables (with and without colour), HTML, CSV (into the
  * temporary directory), the JSON document, and a merge with itself. */
 void fuzz_render_result(struct result *r);
+
+/*
+ * Lay bytes out as a perf ring buffer of one page (a metadata page, then
+ * the data), the records starting at byte start * page / 256 and wrapping
+ * at the end of the page as the kernel's do, and point set at it (one
+ * CPU): sample_read(set, ...) then reads them as it reads the kernel's.
+ * set's options (event, chain, uprobe ids) are the caller's; the ring is
+ * the harness's own, reused by the next call.
+ */
+void fuzz_ring(struct sample_set *set, uint8_t start, const uint8_t *bytes, size_t len);
 
 #endif

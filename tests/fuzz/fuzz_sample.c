@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/perf_event.h>
 #include <unistd.h>
 
 #include "backend/sample.h"
@@ -75,29 +74,20 @@ static void on_record(void *ctx, const struct sample_rec *r)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static unsigned char *ring;
-	static size_t page;
 	struct sample_set set;
-	struct perf_event_mmap_page *meta;
 	struct seen seen = { 0 };
 	struct error err;
 	static const char *paths[3] = { "/a", "/b", "/c" };
 	static const uint64_t offsets[3] = { 0x10, 0x20, 0x30 };
 	struct sample_id ids[3] = { { 1, 0 }, { 2, 1 }, { 3, 2 } };
-	void *maps[1];
-	int fds[1] = { -1 };
-	size_t len, start;
+	static int ready;
 
-	if (!ring) {
-		page = (size_t)sysconf(_SC_PAGESIZE);
-		ring = aligned_alloc(page, 2 * page);
-		if (!ring)
-			fuzz_die("ring", "no memory");
+	if (!ready) {
+		ready = 1;
 		self_space();
 	}
 	if (size < 2)
 		return 0;
-	memset(ring, 0, 2 * page);
 	memset(&set, 0, sizeof(set));
 	set.o.chain = (enum sample_chain)(data[0] % 4 == 3 ? SAMPLE_CHAIN_DWARF : data[0] % 4);
 	if (data[0] % 4 == 3) {
@@ -108,19 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		set.ids = ids;
 		set.nids = 3;
 	}
-	start = data[1] * (page / 256);
-	len = size - 2 < page ? size - 2 : page;
-	for (size_t i = 0; i < len; i++)	/* the ring wraps at its end */
-		ring[page + (start + i) % page] = data[2 + i];
-	meta = (struct perf_event_mmap_page *)(void *)ring;
-	meta->data_tail = start;
-	meta->data_head = start + len;
-	maps[0] = ring;
-	set.map = maps;
-	set.fd = fds;
-	set.ncpu = 1;
-	set.pages = 1;
-	set.page_size = page;
+	fuzz_ring(&set, data[1], data + 2, size - 2);
 	error_clear(&err);
 	sample_read(&set, on_record, &seen, &err);
 	sink = seen.sum;	/* every field was read */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
 
 #include "core/strbuf.h"
 #include "report/compare_table.h"
@@ -144,4 +145,36 @@ void fuzz_render_result(struct result *r)
 	if (result_merge(&copy, r, "self", &err) == 0 && result_merge(&copy, r, "self", &err) == 0)
 		render_tables(&copy);
 	result_release(&copy);
+}
+
+void fuzz_ring(struct sample_set *set, uint8_t start, const uint8_t *bytes, size_t len)
+{
+	static unsigned char *ring;
+	static size_t page;
+	static void *maps[1];
+	static int fds[1] = { -1 };
+	struct perf_event_mmap_page *meta;
+	size_t at;
+
+	if (!ring) {
+		page = (size_t)sysconf(_SC_PAGESIZE);
+		ring = aligned_alloc(page, 2 * page);
+		if (!ring)
+			fuzz_die("ring", "no memory");
+	}
+	memset(ring, 0, 2 * page);
+	at = start * (page / 256);
+	if (len > page)
+		len = page;
+	for (size_t i = 0; i < len; i++)	/* the ring wraps at its end */
+		ring[page + (at + i) % page] = bytes[i];
+	meta = (struct perf_event_mmap_page *)(void *)ring;
+	meta->data_tail = at;
+	meta->data_head = at + len;
+	maps[0] = ring;
+	set->map = maps;
+	set->fd = fds;
+	set->ncpu = 1;
+	set->pages = 1;
+	set->page_size = page;
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -82,7 +83,15 @@ static void test_open_errors(void **state)
 	assert_string_equal(err.msg, want.buf);
 	assert_non_null(strstr(err.hint, "64-bit"));
 	assert_int_equal(elf_open(&f, "/tmp", &err), -1);
-	assert_string_equal(err.msg, "'/tmp' is not an ELF file");
+	assert_string_equal(err.msg, "cannot read '/tmp': not a regular file");
+	/* A FIFO is refused without waiting for a writer. */
+	strbuf_reset(&want);
+	strbuf_addf(&want, "%s.fifo", path);
+	assert_int_equal(mkfifo(want.buf, 0600), 0);
+	assert_int_equal(elf_open(&f, want.buf, &err), -1);
+	assert_non_null(strstr(err.msg, "not a regular file"));
+	assert_non_null(strstr(err.hint, "not a FIFO"));
+	unlink(want.buf);
 	close(fd);
 	unlink(path);
 	strbuf_release(&want);
