@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <poll.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,29 +71,11 @@ static void serve_child(pid_t parent, const char *prog, int fd)
 	spawner_serve(fd);
 }
 
-struct server_exec {
-	pid_t parent;
-	const char *prog;
-	int fd;
-};
-
 /* The server to be exec'd runs with vfork semantics until its exec: a fork
  * would copy pmustat's page tables only to drop them, and make pmustat
  * copy every page it writes to next (most of a one-shot run's cost). */
-static int serve_exec(void *arg)
-{
-	const struct server_exec *x = arg;
-
-	serve_child(x->parent, x->prog, x->fd);
-	return 127;
-}
-
-#define SERVER_EXEC_STACK (64 << 10)	/* serve_child up to execl */
-
 static pid_t start_server(pid_t parent, const char *prog, const int sv[2])
 {
-	struct server_exec x = { parent, prog, sv[1] };
-	char *stack;
 	pid_t pid;
 
 	if (!prog) {
@@ -106,9 +87,9 @@ static pid_t start_server(pid_t parent, const char *prog, const int sv[2])
 		return pid;
 	}
 	/* sv[0] is close-on-exec: the server never holds it. */
-	stack = xmalloc(SERVER_EXEC_STACK);
-	pid = clone(serve_exec, stack + SERVER_EXEC_STACK, CLONE_VM | CLONE_VFORK | SIGCHLD, &x);
-	free(stack);
+	pid = vfork();
+	if (pid == 0)
+		serve_child(parent, prog, sv[1]);	/* execs or exits */
 	return pid;
 }
 

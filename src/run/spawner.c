@@ -28,7 +28,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -137,8 +136,6 @@ struct server {
 	struct sigaction orig_int, orig_term, orig_pipe;
 	sigset_t orig_mask;
 	struct run_tree tree;
-	char *stack;		/* the children's stack until they exec (mmap) */
-	size_t stack_len;
 };
 
 /* One run as the server sees it. */
@@ -222,7 +219,7 @@ static char *split_strings(char *payload, int nargv, int nenv, char **argv, char
 
 /*
  * The child, from its start to its exec. It shares the server's memory and
- * the server waits (CLONE_VM | CLONE_VFORK: no page table is copied, which
+ * the server waits (vfork: no page table is copied, which
  * is most of what a fork costs, more so in a virtual machine), so it talks
  * to pmustat itself: it reports its pid on the socket, and reads the go (or
  * kill) byte from it. What it has to tell the server it leaves in the
@@ -236,12 +233,13 @@ struct child {
 	const char *input;
 	int stderr_fd;
 	int join_fd;		/* the run cgroup's cgroup.procs, or -1 */
-	/* Written by the child: */
-	int joined;		/* it moved itself into the run's cgroup */
-	int sent;		/* it reported its pid to pmustat */
-	char got;		/* what pmustat sent: 'g', 'k', 0 = nothing */
-	int err;		/* errno of what failed before exec, or of exec */
-	uint64_t t0;		/* when it was released */
+	/* Written by the child; volatile, because the compiler cannot know
+	 * that the server's side of vfork() sees the child's stores. */
+	volatile int joined;	/* it moved itself into the run's cgroup */
+	volatile int sent;	/* it reported its pid to pmustat */
+	volatile char got;	/* what pmustat sent: 'g', 'k', 0 = nothing */
+	volatile int err;	/* errno of what failed before exec, or of exec */
+	volatile uint64_t t0;	/* when it was released */
 };
 
 static void __attribute__((noreturn)) child_fail(struct child *c, int e)
@@ -295,11 +293,11 @@ static void __attribute__((noreturn)) child_exec(struct child *c)
 	child_fail(c, errno);
 }
 
-static int child_main(void *arg)
+static void __attribute__((noreturn)) child_main(struct child *c)
 {
-	struct child *c = arg;
 	const struct server *s = c->s;
 	struct spawn_started started = { 0, 0 };
+	char got;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != s->tree.self)
@@ -311,7 +309,10 @@ static int child_main(void *arg)
 	if (proto_write(s->sock, &started, sizeof(started)))
 		_exit(127);	/* pmustat is gone */
 	c->sent = 1;
-	if (proto_read(s->sock, &c->got, 1) || c->got != 'g')
+	if (proto_read(s->sock, &got, 1))
+		_exit(127);	/* pmustat is gone */
+	c->got = got;
+	if (got != 'g')
 		_exit(127);	/* pmustat gave up on this run */
 	c->t0 = now_ns();
 	/* Released: from here on the run's fate is the server's business
@@ -320,26 +321,15 @@ static int child_main(void *arg)
 	child_exec(c);
 }
 
-/* A stack for the child, kept for the next ones: room for execvpe's path
- * buffer and script argv, both on the stack, with a wide margin. */
-static char *child_stack(struct server *s, const struct spawn_request *rq)
+/* vfork(): the child runs on the server's stack, below this frame, and
+ * never returns here (child_main execs or exits). */
+static pid_t start_child(struct child *c)
 {
-	size_t need = (size_t)256 << 10;
+	pid_t pid = vfork();
 
-	need += (size_t)rq->payload + 2 * sizeof(char *) * ((size_t)rq->nargv + 2);
-	need = (need + 0xffff) & ~(size_t)0xffff;
-	if (s->stack_len < need) {
-		void *p = mmap(NULL, need, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-
-		if (p == MAP_FAILED)
-			return NULL;
-		if (s->stack)
-			munmap(s->stack, s->stack_len);
-		s->stack = p;
-		s->stack_len = need;
-	}
-	return s->stack + s->stack_len;	/* stacks grow down here */
+	if (pid == 0)
+		child_main(c);
+	return pid;
 }
 
 /* A kill request: note what the run had besides its first process, then
@@ -472,17 +462,16 @@ static void serve_one(struct server *s, const struct spawn_request *rq, char *pa
 	struct run r = { .rq = rq };
 	struct child c = { .s = s, .rq = rq, .argv = argv, .envp = envp, .stderr_fd = stderr_fd,
 			   .join_fd = -1 };
-	char *stack = argv && envp ? child_stack(s, rq) : NULL;
 
-	if (!stack) {
-		started.err = errno ? errno : ENOMEM;
+	if (!argv || !envp) {
+		started.err = ENOMEM;
 		goto fail;
 	}
 	c.input = split_strings(payload, rq->nargv, rq->nenv, argv, envp);
 	if (!rq->has_input)
 		c.input = NULL;
 	c.join_fd = tree_join_fd(&s->tree);
-	r.pid = clone(child_main, stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &c);
+	r.pid = start_child(&c);
 	if (r.pid < 0) {
 		started.err = errno;
 		goto fail;
