@@ -741,7 +741,10 @@ static void elf_frames(struct walk *w, struct module *m)
 	if (cudie) {
 		Dwfl_Line *l = dwfl_module_getsrc(mod, w->addr);
 
-		w->unit = dwarf_diename(cudie);
+		/* A Rust unit is named after a codegen unit
+		 * ("src/main.rs/@/lcbench.40000ab0-cgu.7"), which changes from
+		 * build to build and names no source: the line's file says where. */
+		w->unit = dwarf_srclang(cudie) == DW_LANG_Rust ? NULL : dwarf_diename(cudie);
 		if (l)
 			w->file = dwfl_lineinfo(l, NULL, &w->line, NULL, NULL, NULL);
 		inline_frames(w, m, cudie, w->addr - dwbias, &dwarf_name);

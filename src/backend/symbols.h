@@ -85,7 +85,9 @@ struct sym_frame {
 	int line;
 	/* The compilation unit (the file given to the compiler, DW_AT_name),
 	 * or NULL: what tells apart static functions of one name in several
-	 * translation units when file is the header they were written in. */
+	 * translation units when file is the header they were written in.
+	 * NULL for Rust, whose units are codegen units ("crate.hash-cgu.7"),
+	 * named by no source file. */
 	const char *unit;
 	/* 1 when this frame is a function inlined into the next frame. */
 	int inlined;

@@ -5,6 +5,7 @@
  * not change never pushes out one that did.
  */
 #include "report/allocsites.h"
+#include "report/names.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -142,7 +143,8 @@ static void render_compare(const struct result *r, const struct allocsite_table 
 		if (s->b[0] == s->a[0] && s->b[1] == s->a[1] && s->b[2] == s->a[2])
 			continue;
 		row = texttable_row(&tt);
-		texttable_set(&tt, row, 0, "%s", printable_in(&k, s->key));
+		site_short(&k, s->key, SITE_COLUMN_MAX);
+		texttable_set(&tt, row, 0, "%s", k.buf ? k.buf : "");
 		texttable_set(&tt, row, 1, "%.0f", s->a[0]);
 		texttable_set(&tt, row, 2, "%.0f", s->b[0]);
 		signed_count(&tt, row, 3, s->b[0] - s->a[0]);
@@ -175,11 +177,13 @@ static void render_stat(const struct allocsite_table *t, struct strbuf *out)
 		struct strbuf k = STRBUF_INIT, w = STRBUF_INIT;
 
 		row = texttable_row(&tt);
-		texttable_set(&tt, row, 0, "%s", printable_in(&k, s->key));
+		site_short(&k, s->key, SITE_COLUMN_MAX);
+		texttable_set(&tt, row, 0, "%s", k.buf ? k.buf : "");
 		texttable_set(&tt, row, 1, "%.0f", s->b[0]);
 		texttable_set(&tt, row, 2, "%.0f", s->b[1]);
 		texttable_set(&tt, row, 3, "%.0f", s->b[2]);
-		texttable_set(&tt, row, 4, "%s", s->origin ? printable_in(&w, s->origin) : "");
+		where_short(&w, s->origin ? s->origin : "", WHERE_COLUMN_MAX);
+		texttable_set(&tt, row, 4, "%s", w.buf ? w.buf : "");
 		strbuf_release(&k);
 		strbuf_release(&w);
 	}

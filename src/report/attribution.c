@@ -15,6 +15,7 @@
 #include "core/printable.h"
 #include "core/sort.h"
 #include "report/json.h"
+#include "report/names.h"
 #include "report/texttable.h"
 #include "stats/diff.h"
 #include "stats/sample.h"
@@ -139,7 +140,7 @@ static int by_size(const void *x, const void *y)
 static size_t choose_and_test(const struct attribution *at, struct attribution_fn *all, size_t n,
 			      int inclusive)
 {
-	double total = fmax(at->total_a, at->total_b), *p, *adj;
+	double total = fmax(at->total_a, at->total_b), dprof = at->total_b - at->total_a, *p, *adj;
 	size_t k = 0, shown;
 
 	for (size_t i = 0; i < n; i++) {
@@ -160,7 +161,9 @@ static size_t choose_and_test(const struct attribution *at, struct attribution_f
 	for (size_t i = 0; i < shown; i++) {
 		all[i].p_holm = adj[i];
 		all[i].significant = adj[i] < 0.05;
-		all[i].share = at->dwall != 0 ? all[i].delta / at->dwall : NAN;
+		/* of the profiled change, not of the wall time's: the wall time
+		 * also moves with what no sample sees (waiting, other tasks) */
+		all[i].share = dprof != 0 ? all[i].delta / dprof : NAN;
 	}
 	free(p);
 	free(adj);
@@ -308,8 +311,10 @@ static void render_fns(const struct result *r, const struct attribution_fn *fns,
 	texttable_set(&t, row, 7, "p (Holm)");
 	for (size_t i = 0; i < n; i++) {
 		const struct attribution_fn *f = &fns[i];
-		struct strbuf d = STRBUF_INIT, ci = STRBUF_INIT;
+		struct strbuf d = STRBUF_INIT, ci = STRBUF_INIT, fn = STRBUF_INIT, w = STRBUF_INIT;
 
+		name_short(&fn, fn_name(r, f->metric), NAME_COLUMN_MAX);
+		where_short(&w, origin_of(r, f->metric), WHERE_COLUMN_MAX);
 		ms(&d, f->delta, 1);
 		strbuf_adds(&ci, "[");
 		ms(&ci, f->lo, 1);
@@ -317,8 +322,8 @@ static void render_fns(const struct result *r, const struct attribution_fn *fns,
 		ms(&ci, f->hi, 1);
 		strbuf_adds(&ci, "]");
 		row = texttable_row(&t);
-		texttable_set(&t, row, 0, "%s%s", fn_name(r, f->metric), f->significant ? " *" : "");
-		texttable_set(&t, row, 1, "%s", origin_of(r, f->metric));
+		texttable_set(&t, row, 0, "%s%s", fn.buf ? fn.buf : "", f->significant ? " *" : "");
+		texttable_set(&t, row, 1, "%s", w.buf ? w.buf : "");
 		texttable_set(&t, row, 2, "%.1f", f->mean_a / 1e6);
 		texttable_set(&t, row, 3, "%.1f", f->mean_b / 1e6);
 		texttable_set(&t, row, 4, "%s", d.buf);
@@ -328,6 +333,8 @@ static void render_fns(const struct result *r, const struct attribution_fn *fns,
 		texttable_set(&t, row, 7, "%.2g", f->p_holm);
 		strbuf_release(&d);
 		strbuf_release(&ci);
+		strbuf_release(&fn);
+		strbuf_release(&w);
 	}
 	texttable_render(&t, 4, out);
 	texttable_release(&t);
@@ -432,8 +439,14 @@ void report_profile_top(const struct result *r, const struct table_opts *o, stru
 			size_t row = texttable_row(&tt);
 			const struct result_metric *m = &r->metrics[t[i].metric];
 
-			texttable_set(&tt, row, 0, "%s", fn_name(r, t[i].metric));
-			texttable_set(&tt, row, 1, "%s", m->origin ? m->origin : "");
+			struct strbuf fn = STRBUF_INIT, w = STRBUF_INIT;
+
+			name_short(&fn, fn_name(r, t[i].metric), NAME_COLUMN_MAX);
+			where_short(&w, m->origin ? m->origin : "", WHERE_COLUMN_MAX);
+			texttable_set(&tt, row, 0, "%s", fn.buf ? fn.buf : "");
+			texttable_set(&tt, row, 1, "%s", w.buf ? w.buf : "");
+			strbuf_release(&fn);
+			strbuf_release(&w);
 			texttable_set(&tt, row, 2, "%.1f ms", t[i].mean / 1e6);
 			texttable_set(&tt, row, 3, "%.1f%%", 100 * t[i].mean / total);
 			if (chains) {
@@ -464,7 +477,23 @@ static const char *const sim_counts[] = { "instructions", "l1d-misses", "llc-mis
 struct sim_fn {
 	const char *key;	/* points into the instructions metric's name */
 	double a[NSIM], b[NSIM];	/* means per run: baseline, variant */
+	/* 1 when no run of that side recorded the function: it ran less
+	 * than 0.1% of that side's instructions (the recording threshold),
+	 * so its 0 there is a bound, not a count */
+	int low_a, low_b;
 };
+
+/* The recording threshold of mech_sim: functions below this fraction of a
+ * run's instructions are not recorded. */
+#define SIM_RECORDED_FRACTION 0.001
+
+static int any_valid(const struct result *r, const size_t *idx, size_t n, size_t m)
+{
+	for (size_t i = 0; i < n; i++)
+		if (r->runs[idx[i]].values[m].valid)
+			return 1;
+	return 0;
+}
 
 static size_t sim_runs(const struct result *r, size_t v, size_t *idx)
 {
@@ -498,14 +527,19 @@ static int by_instructions(const void *x, const void *y)
 
 /* The functions of variant v against the baseline, largest change of
  * instructions first; *total = the baseline's instructions per run. */
-static size_t sim_functions(const struct result *r, size_t v, struct sim_fn **out, double *total)
+static size_t sim_functions(const struct result *r, size_t v, struct sim_fn **out, double *total,
+			    double side_total[2])
 {
 	size_t *ia = xcalloc(r->nruns + 1, sizeof(size_t)), *ib = xcalloc(r->nruns + 1, sizeof(size_t));
 	size_t na = sim_runs(r, (size_t)r->baseline, ia), nb = sim_runs(r, v, ib), n = 0;
 	size_t plen = strlen(PROFILE_SIM) + strlen(sim_counts[0]) + 1;
 	struct sim_fn *f = xcalloc(r->nmetrics + 1, sizeof(*f));
 
+	int ins = result_metric_index(r, "instructions");
+
 	*total = 0;
+	side_total[0] = ins >= 0 && na ? mean_of(r, ia, na, (size_t)ins) : NAN;
+	side_total[1] = ins >= 0 && nb ? mean_of(r, ib, nb, (size_t)ins) : NAN;
 	for (size_t m = 0; na && nb && m < r->nmetrics; m++) {
 		const char *name = r->metrics[m].name;
 
@@ -514,6 +548,8 @@ static size_t sim_functions(const struct result *r, size_t v, struct sim_fn **ou
 		    name[plen - 1] != ':')
 			continue;
 		f[n].key = name + plen;
+		f[n].low_a = !any_valid(r, ia, na, m);
+		f[n].low_b = !any_valid(r, ib, nb, m);
 		for (size_t k = 0; k < NSIM; k++) {
 			int mk = sim_metric(r, sim_counts[k], f[n].key);
 
@@ -537,6 +573,25 @@ static void sim_delta(struct strbuf *sb, double a, double b)
 		strbuf_addf(sb, " (%+.1f%%)", 100 * (b - a) / a);
 }
 
+/* A function one side did not record (below 0.1% of its instructions):
+ * no -100% or +inf, but the range the change lies in for instructions
+ * ("-48000000..-43200000") and "<0.1%" for the counts no threshold
+ * bounds. */
+static void sim_delta_low(struct strbuf *sb, const struct sim_fn *f, size_t k,
+			  const double side_total[2])
+{
+	double bound = SIM_RECORDED_FRACTION * side_total[f->low_a ? 0 : 1];
+
+	if (k != 0 || !isfinite(bound)) {
+		strbuf_addf(sb, "? (%s <0.1%%)", f->low_a ? "baseline" : "variant");
+		return;
+	}
+	if (f->low_b)
+		strbuf_addf(sb, "%+.0f..%+.0f", -f->a[0], bound - f->a[0]);
+	else
+		strbuf_addf(sb, "%+.0f..%+.0f", f->b[0] - bound, f->b[0]);
+}
+
 void report_sim_attribution(const struct result *r, const struct table_opts *o,
 			    struct strbuf *out)
 {
@@ -545,8 +600,8 @@ void report_sim_attribution(const struct result *r, const struct table_opts *o,
 	(void)o;
 	for (size_t v = 0; r->nvariants >= 2 && v < r->nvariants; v++) {
 		struct sim_fn *f = NULL;
-		double total;
-		size_t n = (int)v == r->baseline ? 0 : sim_functions(r, v, &f, &total);
+		double total, side[2];
+		size_t n = (int)v == r->baseline ? 0 : sim_functions(r, v, &f, &total, side);
 		struct texttable t;
 		size_t row;
 
@@ -573,12 +628,21 @@ void report_sim_attribution(const struct result *r, const struct table_opts *o,
 		for (size_t i = 0; i < n && i < ATTRIBUTION_MAX; i++) {
 			if (fabs(f[i].b[0] - f[i].a[0]) < SHOW_FRACTION * total / 10)
 				break;
+			struct strbuf fn = STRBUF_INIT;
+
+			if (f[i].low_a && f[i].low_b)
+				continue;
 			row = texttable_row(&t);
-			texttable_set(&t, row, 0, "%s", f[i].key);
+			name_short(&fn, f[i].key, NAME_COLUMN_MAX);
+			texttable_set(&t, row, 0, "%s", fn.buf ? fn.buf : "");
+			strbuf_release(&fn);
 			for (size_t k = 0; k < NSIM; k++) {
 				struct strbuf d = STRBUF_INIT;
 
-				sim_delta(&d, f[i].a[k], f[i].b[k]);
+				if (f[i].low_a || f[i].low_b)
+					sim_delta_low(&d, &f[i], k, side);
+				else
+					sim_delta(&d, f[i].a[k], f[i].b[k]);
 				texttable_set(&t, row, k + 1, "%s", d.buf);
 				strbuf_release(&d);
 			}
@@ -595,14 +659,17 @@ json_t *sim_attribution_json(const struct result *r)
 
 	for (size_t v = 0; r->nvariants >= 2 && v < r->nvariants; v++) {
 		struct sim_fn *f = NULL;
-		double total;
-		size_t n = (int)v == r->baseline ? 0 : sim_functions(r, v, &f, &total);
+		double total, side[2];
+		size_t n = (int)v == r->baseline ? 0 : sim_functions(r, v, &f, &total, side);
 		json_t *fns = json_array();
 
 		for (size_t i = 0; i < n && i < ATTRIBUTION_MAX; i++) {
 			json_t *o = json_object();
 
 			json_object_set_new(o, "function", report_json_text(f[i].key));
+			if (f[i].low_a || f[i].low_b)
+				json_object_set_new(o, "below_threshold",
+						    json_string(f[i].low_a ? "baseline" : "variant"));
 			for (size_t k = 0; k < NSIM; k++)
 				json_object_set_new(o, sim_counts[k],
 						    json_pack("{s:f, s:f, s:f}", "baseline", f[i].a[k],

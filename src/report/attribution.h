@@ -36,7 +36,7 @@ struct attribution_fn {
 	double mean_a, mean_b;	/* ns per run: baseline, variant */
 	double delta, lo, hi;	/* ns per run, 95% interval of the mean difference */
 	double p, p_holm;
-	double share;		/* delta / the mean wall-time difference, NaN if none */
+	double share;		/* delta / the profiled time's change, NaN if none */
 	int significant;	/* p_holm < 0.05 */
 };
 

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "core/rng.h"
+#include "core/strbuf.h"
 #include "report/attribution.h"
 #include "report/result.h"
 
@@ -72,6 +73,67 @@ static void build(struct result *r, size_t nblocks, const double *base, const do
 			run->values[1].valid = 1;
 			run->values[1].value = 100;
 		}
+}
+
+/* The share is of the profiled change: a wall-time change no sample saw
+ * (the variant also waits 100 ms) leaves f1's share at about 100%. */
+static void test_share_of_profiled_change(void **state)
+{
+	const double base[] = { 50e6, 30e6, 5e6, 0 }, extra[] = { 0, 20e6, 0, 0 };
+	struct attribution_set s;
+	struct result r;
+
+	(void)state;
+	build(&r, 12, base, extra, 4, 1e6, 7);
+	for (size_t i = 0; i < r.nruns; i++)
+		if (r.runs[i].variant == 1)
+			r.runs[i].values[0].value += 100e6;
+	attribution_compute(&r, &s);
+	assert_int_equal(s.n, 1);
+	assert_string_equal(r.metrics[s.a[0].fn[0].metric].name, "self:f1");
+	assert_true(s.a[0].fn[0].share > 0.8 && s.a[0].fn[0].share < 1.2);
+	attribution_release(&s);
+	result_release(&r);
+}
+
+/* A simulated function recorded in A (48 M instructions) but below the
+ * 0.1% recording threshold in B (whose runs have 10 G instructions, so B
+ * ran it fewer than 10 M times): its change is a range, never "-100%". */
+static void test_sim_below_threshold(void **state)
+{
+	char *argv[] = { "prog", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct table_opts o;
+	struct result r;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	result_init(&r, "compare");
+	result_add_variant(&r, "A", argv);
+	result_add_variant(&r, "B", argv);
+	r.baseline = 0;
+	result_add_metric(&r, "instructions", "", MSRC_SIM);
+	result_add_metric(&r, PROFILE_SIM "instructions:operator new", "", MSRC_PROFILE)->hidden = 1;
+	result_add_metric(&r, PROFILE_SIM "instructions:main", "", MSRC_PROFILE)->hidden = 1;
+	for (int v = 0; v < 2; v++)
+		for (int k = 0; k < 2; k++) {
+			struct result_run *run = result_add_run(&r);
+
+			run->variant = v;
+			run->block = k;
+			run->simulated = 1;
+			run->status = RUN_OK;
+			run->values[0].valid = run->values[2].valid = 1;
+			run->values[0].value = v ? 10e9 : 9e9;
+			run->values[2].value = v ? 9.99e9 : 8.9e9;
+			run->values[1].valid = !v;
+			run->values[1].value = 48e6;
+		}
+	report_sim_attribution(&r, &o, &out);
+	if (strstr(out.buf, "-100") || !strstr(out.buf, "-48000000..-38000000"))
+		fail_msg("the table says:\n%s", out.buf);
+	strbuf_release(&out);
+	result_release(&r);
 }
 
 static void test_known_extra(void **state)
@@ -169,6 +231,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_known_extra),
+		cmocka_unit_test(test_share_of_profiled_change),
+		cmocka_unit_test(test_sim_below_threshold),
 		cmocka_unit_test(test_absent_is_zero),
 		cmocka_unit_test(test_aa_false_positives),
 		cmocka_unit_test(test_no_profile),
