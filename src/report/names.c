@@ -236,6 +236,7 @@ void where_short(struct strbuf *out, const char *origin, size_t max)
 		}
 		p = end ? end + 2 : p + len;
 	}
-	cut_middle(out, all && files.len ? files.buf : origin, max);
+	/* one part: object and file both, as they fit */
+	cut_middle(out, all && files.len && strstr(origin, "; ") ? files.buf : origin, max);
 	strbuf_release(&files);
 }

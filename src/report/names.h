@@ -38,9 +38,10 @@ void site_short(struct strbuf *out, const char *site, size_t max);
 
 /*
  * Append a profile metric's origin ("obj: file; obj2: file2", see
- * docs/profile.md) in short: the source files alone when every part has
- * one, each once ("main.rs" for the same file in two builds), else the
- * parts as they are; cut in the middle past max characters.
+ * docs/profile.md) in short: when it has several parts (objects) and every
+ * part has a file, the files alone, each once ("main.rs" for the same
+ * file in two builds); else the origin as it is; cut in the middle past
+ * max characters.
  */
 void where_short(struct strbuf *out, const char *origin, size_t max);
 

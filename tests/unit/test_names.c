@@ -85,7 +85,7 @@ static void test_where_short(void **state)
 	(void)state;
 	check_fn(where_short, "lcbench-vec: main.rs; lcbench-small: main.rs", 0, "main.rs");
 	check_fn(where_short, "a: x.c, y.c; b: y.c", 0, "x.c, y.c");
-	check_fn(where_short, "libc.so.6: malloc.c", 0, "malloc.c");
+	check_fn(where_short, "libc.so.6: malloc.c", 0, "libc.so.6: malloc.c");
 	check_fn(where_short, "libfoo.so; a: x.c", 0, "libfoo.so; a: x.c");
 	check_fn(where_short, "[kernel]", 0, "[kernel]");
 	check_fn(where_short, "", 0, "");
