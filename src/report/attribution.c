@@ -176,19 +176,21 @@ static size_t drop_uncertain(const struct result *r, const struct chain_info *ci
 			     const struct attribution_pairs *p, struct attribution_fn *incl, size_t n,
 			     size_t *dropped)
 {
+	double *wa = chains_weights(ci, r, p->ia, p->n), *wb = chains_weights(ci, r, p->ib, p->n);
 	size_t k = 0;
 
 	*dropped = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *key = strchr(r->metrics[incl[i].metric].name, ':') + 1;
-		double miss = chains_missing(ci, r, key, p->ia, p->n) +
-			      chains_missing(ci, r, key, p->ib, p->n);
+		double miss = chains_missing(ci, wa, key) + chains_missing(ci, wb, key);
 
 		if (miss > 0.05 * fmax(incl[i].mean_a, incl[i].mean_b))
 			(*dropped)++;
 		else
 			incl[k++] = incl[i];
 	}
+	free(wa);
+	free(wb);
 	return k;
 }
 

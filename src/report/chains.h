@@ -26,9 +26,18 @@ struct chain_info;
 struct chain_info *chains_build(const struct result *r);
 void chains_free(struct chain_info *ci);
 
-/* The most inclusive time (ns, mean per run over runs[0..n)) the function
- * key could be missing because chains were cut short. */
-double chains_missing(const struct chain_info *ci, const struct result *r, const char *key,
-		      const size_t *runs, size_t n);
+/* The weights of the cut chains over runs[0..n) (mean ns per run), for
+ * chains_missing; malloc'd, NULL when ci is. */
+double *chains_weights(const struct chain_info *ci, const struct result *r, const size_t *runs,
+		       size_t n);
+
+/* The most inclusive time (ns, mean per run over the runs weights were
+ * taken over) the function key could be missing because chains were cut
+ * short. Constant time per cut chain covering key. */
+double chains_missing(const struct chain_info *ci, const double *weights, const char *key);
+
+/* The work chains_build did (frames visited): linear in the frames of the
+ * stacks for one deep stack, for the tests to hold it to that. */
+size_t chains_work(const struct chain_info *ci);
 
 #endif

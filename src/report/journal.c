@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "core/outfile.h"
+#include "core/strmap.h"
 #include "report/json.h"
 
 #define LINE_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(17))
@@ -253,15 +254,35 @@ static int read_header(struct result *r, json_t *o, const char *path, size_t bud
 	return report_json_load(r, json_object_get(o, "result"), path, budget, err);
 }
 
+/* The metric names read so far, for add_late_metric (a linear search per
+ * line made a journal of many late metrics quadratic). */
+struct metric_names {
+	struct strmap map;
+	size_t done;		/* r->metrics[0..done) are in map */
+};
+
+static void index_metrics(const struct result *r, struct metric_names *names)
+{
+	for (; names->done < r->nmetrics; names->done++)
+		strmap_put(&names->map, r->metrics[names->done].name,
+			   strlen(r->metrics[names->done].name), names->done);
+}
+
 /* A metric line adds a metric that runs after it have: one name, once. */
-static int add_late_metric(struct result *r, json_t *o, size_t budget, struct error *err)
+static int add_late_metric(struct result *r, struct metric_names *names, json_t *o, size_t budget,
+			   struct error *err)
 {
 	json_t *name = json_object_get(o, "name");
+	size_t at;
 
-	if (json_is_string(name) && result_metric_index(r, json_string_value(name)) >= 0)
+	if (json_is_string(name) && !strmap_get(&names->map, json_string_value(name),
+						 json_string_length(name), &at))
 		return error_set(err, ERR_USAGE, "metric '%s' is already defined",
 				 json_string_value(name));
-	return report_json_add_metric(r, o, budget, err);
+	if (report_json_add_metric(r, o, budget, err))
+		return -1;
+	index_metrics(r, names);
+	return 0;
 }
 
 static const struct {
@@ -269,11 +290,11 @@ static const struct {
 	int (*add)(struct result *r, json_t *o, size_t budget, struct error *err);
 } entries[] = {
 	{ "run", report_json_add_run },
-	{ "metric", add_late_metric },
 	{ "note", report_json_add_note },
 };
 
-static int read_entry(struct result *r, json_t *o, size_t budget, struct error *err)
+static int read_entry(struct result *r, struct metric_names *names, json_t *o, size_t budget,
+		      struct error *err)
 {
 	void *it = json_is_object(o) && json_object_size(o) == 1 ? json_object_iter(o) : NULL;
 	const char *key = it ? json_object_iter_key(it) : NULL;
@@ -281,6 +302,9 @@ static int read_entry(struct result *r, json_t *o, size_t budget, struct error *
 	if (!key)
 		return error_set(err, ERR_USAGE, "not an object with one member ('run', "
 				 "'metric' or 'note')");
+	if (!strcmp(key, "metric"))
+		return add_late_metric(r, names, json_object_iter_value(it), budget, err) ?
+			       error_prefix(err, "%s", key) : 0;
 	for (size_t i = 0; i < sizeof(entries) / sizeof(*entries); i++)
 		if (!strcmp(key, entries[i].key))
 			return entries[i].add(r, json_object_iter_value(it), budget, err) ?
@@ -302,12 +326,13 @@ static int read_lines(struct result *r, const char *path, const char *buf, size_
 {
 	const char *p = buf, *end = buf + len;
 	size_t lineno = 0, budget = report_json_budget(len);
+	struct metric_names names = { STRMAP_INIT, 0 };
+	int rc = 0;
 
 	for (; p < end; lineno++) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		json_error_t je;
 		json_t *o = nl ? json_loadb(p, (size_t)(nl - p), 0, &je) : NULL;
-		int rc;
 
 		if (!o && (!nl || nl + 1 == end)) {
 			*torn = 1;
@@ -315,18 +340,20 @@ static int read_lines(struct result *r, const char *path, const char *buf, size_
 		}
 		if (!o)
 			rc = error_set(err, ERR_USAGE, "not JSON: %s", je.text);
-		else
-			rc = lineno ? read_entry(r, o, budget, err)
-				    : read_header(r, o, path, budget, err);
+		else if (lineno)
+			rc = read_entry(r, &names, o, budget, err);
+		else if (!(rc = read_header(r, o, path, budget, err)))
+			index_metrics(r, &names);
 		json_decref(o);
-		if (rc && !lineno)
-			return -1;
+		if (rc && lineno)
+			rc = bad_line(path, lineno + 1, err);
 		if (rc)
-			return bad_line(path, lineno + 1, err);
+			break;
 		p = nl + 1;
 	}
-	if (lineno)
-		return 0;
+	strmap_release(&names.map);
+	if (rc || lineno)
+		return rc;
 	error_set(err, ERR_RUNTIME, "'%s' ends before its first line is complete", path);
 	return error_hint(err, "the campaign was stopped before its first run: nothing to "
 			       "recover");

@@ -124,11 +124,15 @@ struct result_metric *result_add_metric(struct result *r, const char *name, cons
 struct result_metric *result_add_metric_late(struct result *r, const char *name,
 					     const char *unit, enum metric_source source)
 {
+	size_t had = r->metrics_alloc;
 	struct result_metric *m = result_add_metric(r, name, unit, source);
 
+	/* Every run has room for metrics_alloc values (result_add_run), grown
+	 * with it: thousands of late metrics cost no realloc each per run. */
 	for (size_t i = 0; i < r->nruns; i++) {
-		r->runs[i].values = xrealloc(r->runs[i].values,
-					     r->nmetrics * sizeof(*r->runs[i].values));
+		if (r->metrics_alloc != had)
+			r->runs[i].values = xrealloc(r->runs[i].values,
+						     r->metrics_alloc * sizeof(*r->runs[i].values));
 		memset(&r->runs[i].values[r->nmetrics - 1], 0, sizeof(*r->runs[i].values));
 	}
 	return m;
@@ -150,7 +154,8 @@ struct result_run *result_add_run(struct result *r)
 	run = &r->runs[r->nruns];
 	memset(run, 0, sizeof(*run));
 	run->index = (int)r->nruns++;
-	run->values = xcalloc(r->nmetrics ? r->nmetrics : 1, sizeof(*run->values));
+	run->values = xcalloc(r->metrics_alloc > r->nmetrics ? r->metrics_alloc : r->nmetrics + 1,
+			      sizeof(*run->values));
 	return run;
 }
 

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "core/strbuf.h"
+#include "cpubound.h"
 #include "report/journal.h"
 #include "report/json.h"
 
@@ -475,6 +476,48 @@ static void test_json_write_refuses_link(void **state)
 	free(text);
 }
 
+/* A journal whose runs are followed by 200000 late metric lines (a campaign
+ * whose profile found new functions run after run) reads in time linear in
+ * its lines: the old check that a late metric is new searched every metric
+ * before it (2e10 comparisons here). */
+enum { LATE = 200000 };
+
+static int read_late(void *arg)
+{
+	const struct strbuf *text = arg;
+	struct result r;
+	struct error err;
+	int ok;
+
+	if (journal_read_buffer(&r, "late.journal", text->buf, text->len, &err))
+		return 1;
+	ok = r.nmetrics == LATE + 1 && r.nruns == 2 && r.runs[1].values[LATE].valid &&
+	     r.runs[1].values[LATE].value == 3 && !r.runs[0].values[LATE].valid;
+	result_release(&r);
+	return ok ? 0 : 1;
+}
+
+static void test_late_metrics_linear(void **state)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	(void)state;
+	strbuf_adds(&text, "{\"journal\":\"pmustat.journal/1\",\"result\":{\"schema\":"
+		    "\"pmustat.result/1\",\"command\":\"stat\",\"variants\":[{\"name\":\"A\","
+		    "\"argv\":[\"a\"]}],\"metrics\":[{\"name\":\"wall-time\",\"unit\":\"ns\","
+		    "\"backend\":\"clock\"}]}}\n"
+		    "{\"run\":{\"variant\":0,\"block\":0,\"status\":\"ok\",\"values\":{}}}\n");
+	for (int i = 0; i < LATE; i++)
+		strbuf_addf(&text, "{\"metric\":{\"name\":\"calls:f%d\",\"unit\":\"\","
+			    "\"backend\":\"calls\"}}\n", i);
+	strbuf_addf(&text, "{\"run\":{\"variant\":0,\"block\":1,\"status\":\"ok\","
+		    "\"values\":{\"calls:f%d\":{\"value\":3}}}}\n", LATE - 1);
+	/* Resource bound (cpubound.h): about 1 s of CPU here (3 s with ASan),
+	 * the quadratic search took over 250 s. */
+	assert_true(within_cpu_seconds(read_late, &text, 25));
+	strbuf_release(&text);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -489,6 +532,7 @@ int main(void)
 		T(test_run_line_independent_of_history),
 		T(test_write_failure_keeps_complete_lines),
 		T(test_json_write_refuses_link),
+		cmocka_unit_test(test_late_metrics_linear),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
