@@ -7,6 +7,8 @@
 # `install-deps.sh chromium` adds the headless browser tests/cli/t-html.sh
 # renders the HTML report in (its DOM and a screenshot).
 # `install-deps.sh bench` adds hyperfine, a baseline of bench/cost.py.
+# `install-deps.sh rust` adds Debian's cargo and rustc and the crates the
+# Rust workload needs (workloads/lcbench, tests/cli/t-rust.sh), built offline.
 # `install-deps.sh slurm` installs only what the fleet test needs: Slurm's
 # daemons and clients and munge (tests/slurm/cluster.sh, tests/cli/t-fleet.sh).
 set -u
@@ -14,6 +16,7 @@ PKGS="gcc make pkg-config libpfm4-dev libjansson-dev libelf-dev libdw-dev libibe
 	elfutils lld python3-jsonschema"
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-dev"
 [ "${1:-}" = chromium ] && PKGS="$PKGS chromium"
+[ "${1:-}" = rust ] && PKGS="$PKGS cargo librust-smallvec-dev"
 [ "${1:-}" = bench ] && PKGS="$PKGS hyperfine"
 [ "${1:-}" = slurm ] && PKGS="slurm-wlm munge"
 missing=""

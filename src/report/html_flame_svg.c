@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report/html_common.h"
+#include "report/names.h"
 #include "report/html_flame.h"
 
 /* ---- from the result ----------------------------------------------------- */
@@ -157,8 +158,13 @@ static void draw_node(const struct draw *d, size_t i, double x, double w, int de
 	strbuf_addf(d->out, "</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
 		    "fill=\"#%02x%02x%02x\"/>", x, y, w, FRAME_H - 1, c.r, c.g, c.b);
 	if (w > 3 * CHAR_W) {
+		struct strbuf short_name = STRBUF_INIT;
+
 		strbuf_addf(d->out, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FRAME_H - 5);
-		html_text_cut(d->out, n->name, (size_t)((w - 6) / CHAR_W));
+		/* the frame's label short, its <title> (hover) whole */
+		name_short(&short_name, n->name, 0);
+		html_text_cut(d->out, short_name.buf ? short_name.buf : "", (size_t)((w - 6) / CHAR_W));
+		strbuf_release(&short_name);
 		strbuf_adds(d->out, "</text>");
 	}
 	strbuf_adds(d->out, "</g>\n");

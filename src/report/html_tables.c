@@ -12,6 +12,7 @@
 
 #include "report/compare_table.h"
 #include "report/html_common.h"
+#include "report/names.h"
 
 /* ---- verdicts ------------------------------------------------------------ */
 
@@ -226,11 +227,18 @@ static void time_cell(struct strbuf *out, const struct unit_scale *us, double ns
 
 static void fn_cells(struct strbuf *out, const struct result *r, size_t m, int significant)
 {
-	strbuf_adds(out, "<td class=\"fn\">");
+	struct strbuf fn = STRBUF_INIT;
+
+	/* short in the cell, whole on hover (the JSON has it whole too) */
+	name_short(&fn, fn_name(r, m), 0);
+	strbuf_adds(out, "<td class=\"fn\" title=\"");
 	html_text(out, fn_name(r, m));
+	strbuf_adds(out, "\">");
+	html_text(out, fn.buf ? fn.buf : "");
 	strbuf_addf(out, "%s</td><td class=\"where\">", significant ? " *" : "");
 	html_text(out, r->metrics[m].origin);
 	strbuf_adds(out, "</td>");
+	strbuf_release(&fn);
 }
 
 static void difference(const struct result *r, const struct attribution *at, struct strbuf *out)
