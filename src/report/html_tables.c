@@ -231,9 +231,13 @@ static void fn_cells(struct strbuf *out, const struct result *r, size_t m, int s
 
 	/* short in the cell, whole on hover (the JSON has it whole too) */
 	name_short(&fn, fn_name(r, m), 0);
-	strbuf_adds(out, "<td class=\"fn\" title=\"");
-	html_text(out, fn_name(r, m));
-	strbuf_adds(out, "\">");
+	strbuf_adds(out, "<td class=\"fn\"");
+	if (fn.buf && strcmp(fn.buf, fn_name(r, m))) {
+		strbuf_adds(out, " title=\"");
+		html_text(out, fn_name(r, m));
+		strbuf_addch(out, '"');
+	}
+	strbuf_addch(out, '>');
 	html_text(out, fn.buf ? fn.buf : "");
 	strbuf_addf(out, "%s</td><td class=\"where\">", significant ? " *" : "");
 	html_text(out, r->metrics[m].origin);
