@@ -219,7 +219,8 @@ static uint64_t keep_out(struct allocprobe_run *r, const struct sample_rec *rec)
 
 	ALLOC_GROW(r->outs, r->nouts + need, r->outs_alloc);
 	memcpy(r->outs + at, head, sizeof(head));
-	memcpy(r->outs + at + sizeof(head), rec->stack, rec->stack_len);
+	if (rec->stack_len)
+		memcpy(r->outs + at + sizeof(head), rec->stack, rec->stack_len);
 	r->nouts += need;
 	return at + 1;
 }
@@ -267,7 +268,8 @@ static void on_hit(struct allocprobe_run *r, const struct sample_rec *rec)
 				      r->nbytes, rec->stack_len, 1 };
 	ALLOC_GROW(r->bytes, r->nbytes + need, r->bytes_alloc);
 	memcpy(r->bytes + r->nbytes, rec->regs, SAMPLE_NREGS * 8);
-	memcpy(r->bytes + r->nbytes + SAMPLE_NREGS * 8, rec->stack, rec->stack_len);
+	if (rec->stack_len)	/* a sample without a stack copy has no stack pointer */
+		memcpy(r->bytes + r->nbytes + SAMPLE_NREGS * 8, rec->stack, rec->stack_len);
 	r->nbytes += need;
 }
 

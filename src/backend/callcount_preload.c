@@ -98,7 +98,7 @@ int cc_use_preload(struct callcount_set *s, const struct callcount_opts *o,
 
 int callcount_shim_path(char **out, struct error *err)
 {
-	const char *env = getenv("PMUSTAT_COUNT_LIB");
+	const char *env = secure_getenv("PMUSTAT_COUNT_LIB");	/* as selfpath_find */
 
 	*out = selfpath_find("PMUSTAT_COUNT_LIB", "libpmustat-count.so", R_OK);
 	if (*out)

@@ -21,6 +21,7 @@
 #include "core/safeopen.h"
 #include "core/strbuf.h"
 #include "core/suggest.h"
+#include "host/checks.h"
 
 /* Shebang lines followed at most this deep (the kernel allows 4 too). */
 #define MAX_INTERP_DEPTH 4
@@ -426,8 +427,8 @@ static int choose_mech(struct callcount_set *s, const struct callcount_opts *o,
 	if (o->force == CALLCOUNT_PRELOAD) {
 		error_set(err, ERR_RUNTIME, "cannot count calls in '%s' with the LD_PRELOAD shim: "
 			  "%s", s->program, no_preload);
-		error_hint(err, "count them with uprobes: run pmustat as root, or grant it "
-			   "CAP_PERFMON");
+		error_hint(err, "count them with uprobes: run pmustat as root, or "
+			   CHECKS_UPROBE_SETCAP);
 		goto out;
 	}
 	no_uprobe = cc_uprobes_unusable(s, o->model);
@@ -441,8 +442,7 @@ static int choose_mech(struct callcount_set *s, const struct callcount_opts *o,
 	else
 		error_set(err, ERR_RUNTIME, "cannot count calls in '%s': %s, and %s", s->program,
 			  no_uprobe, no_preload);
-	error_hint(err, "run pmustat as root, or grant it CAP_PERFMON "
-		   "('setcap cap_perfmon+ep pmustat')");
+	error_hint(err, "run pmustat as root, or " CHECKS_UPROBE_SETCAP);
 out:
 	free(no_preload);
 	free(no_uprobe);

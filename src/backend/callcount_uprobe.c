@@ -3,7 +3,7 @@
  * perf_event_open(2) "kprobe and uprobe"): attr.type is the PMU's dynamic
  * type from sysfs, config1 a pointer to the object's path, config2 the file
  * offset, and config bit 0 ("retprobe" in the format directory) stays 0 for
- * an entry probe. Opening one requires CAP_PERFMON whatever
+ * an entry probe. Opening one requires CAP_SYS_ADMIN whatever
  * perf_event_paranoid says, which is why a failed probe with EACCES/EPERM
  * means "use the shim", not "lower paranoid". The perf_event backend reads
  * the events like any counter; the sentinels added here (thread and process
@@ -18,6 +18,7 @@
 #include "backend/perf_event.h"
 #include "core/strbuf.h"
 #include "host/sysfs.h"
+#include "host/checks.h"
 
 /*
  * The functions that start another thread or process. uprobes count the
@@ -75,7 +76,7 @@ char *cc_uprobes_unusable(struct callcount_set *s, const struct sysfs_model *mod
 	if (!e)
 		return NULL;
 	if (e == EACCES || e == EPERM)
-		strbuf_adds(&why, "uprobes need CAP_PERFMON or root");
+		strbuf_adds(&why, CHECKS_UPROBE_NEEDS);
 	else
 		strbuf_addf(&why, "a uprobe on '%s' did not open (%s)", s->probes[0].symbol,
 			    strerror(e));

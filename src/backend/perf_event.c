@@ -260,6 +260,19 @@ void perf_open_strerror(const struct event_spec *ev, int errnum, const struct ho
 				"kernel.perf_event_paranoid=1), or grant CAP_PERFMON");
 		return;
 	case EINVAL:
+		if (ev->attr.exclude_kernel && host->paranoid > 1 && !event_needs_core_pmu(ev) &&
+		    ev->attr.type != PERF_TYPE_SOFTWARE && !ev->uncore) {
+			/* Some PMUs (msr, power, ...) cannot leave the kernel out and
+			 * refuse the request as invalid; with the kernel counted the
+			 * refusal is a permission one, as doctor's probe shows. */
+			error_set(err, ERR_RUNTIME, "'%s' not counted: permission denied (PMU '%s' "
+				  "cannot leave the kernel out, and counting the kernel is not "
+				  "allowed at perf_event_paranoid %d)", ev->name, ev->pmu,
+				  host->paranoid);
+			error_hint(err, "lower kernel.perf_event_paranoid (sysctl "
+					"kernel.perf_event_paranoid=1), or grant CAP_PERFMON");
+			return;
+		}
 		if (ev->uncore) {
 			error_set(err, ERR_RUNTIME, "'%s' not counted: PMU '%s' counts "
 				  "system-wide only, not per process", ev->name, ev->pmu);

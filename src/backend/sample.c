@@ -27,6 +27,7 @@
 #include "core/sort.h"
 #include "core/strbuf.h"
 #include "host/sysctl.h"
+#include "host/checks.h"
 
 /*
  * The user registers asked for with SAMPLE_CHAIN_DWARF, and where each goes
@@ -182,7 +183,8 @@ static void refusal(const struct sample_opts *o, int errnum, struct error *err)
 		  o->event == SAMPLE_CYCLES ? "cycles" :
 		  o->event == SAMPLE_UPROBE ? "uprobes" : "cpu-clock", strerror(errnum));
 	if (o->event == SAMPLE_UPROBE && (errnum == EACCES || errnum == EPERM))
-		error_hint(err, "uprobes need root or CAP_PERFMON");
+		error_hint(err, CHECKS_UPROBE_NEEDS ": run pmustat as root, or "
+			   CHECKS_UPROBE_SETCAP);
 	else if (errnum == EACCES || errnum == EPERM)
 		error_hint(err, "run as root, or lower kernel.perf_event_paranoid ('pmustat doctor')");
 	else

@@ -30,6 +30,7 @@
 #include "core/strbuf.h"
 #include "host/sysfs.h"
 #include "report/allocsites.h"
+#include "host/checks.h"
 
 #define DEFAULT_FRAMES 4
 
@@ -132,7 +133,7 @@ static void plan_variant(struct campaign *c, struct sites_state *s, size_t v)
 			strbuf_addf(&of, " of '%s'", printable_in(&pv, c->res.variants[v].name));
 		result_add_note(&c->res, NOTE_WARNING, NULL,
 				is_static ? "static programs are traced with uprobes, which need "
-					    "root or CAP_PERFMON ('setcap cap_perfmon+ep pmustat'); "
+					    "root or CAP_SYS_ADMIN (" CHECKS_UPROBE_SETCAP "); "
 					    "or build the program dynamically linked (the rest of "
 					    "the campaign is measured as asked)"
 					  : "call sites are traced through the LD_PRELOAD shim, which "

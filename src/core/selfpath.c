@@ -13,7 +13,10 @@
 char *selfpath_find(const char *env, const char *name, int mode)
 {
 	static const char *const dirs[] = { "", "/../libexec/pmustat", "/../lib/pmustat" };
-	const char *over = env ? getenv(env) : NULL;
+	/* secure_getenv: a pmustat given capabilities (setcap) or setuid runs
+	 * in secure mode, where a variable naming a program to execute or a
+	 * library to preload is the caller's to choose no more. */
+	const char *over = env ? secure_getenv(env) : NULL;
 	struct strbuf sb = STRBUF_INIT;
 	char self[4096], *slash;
 	ssize_t n;

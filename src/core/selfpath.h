@@ -11,7 +11,8 @@
 
 /*
  * The path of name (malloc'd) or NULL. env: a variable that overrides the
- * search when set (NULL: none); mode: access() mode the file must allow
+ * search when set (NULL: none), read with secure_getenv(3): ignored when
+ * pmustat runs in secure mode (file capabilities, setuid); mode: access() mode the file must allow
  * (X_OK for programs, R_OK for libraries).
  */
 char *selfpath_find(const char *env, const char *name, int mode);

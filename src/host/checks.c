@@ -163,7 +163,7 @@ static void read_privileges(struct checks *c)
 	unsigned long long eff = 0;
 
 	if (c->recorded) {
-		c->privileged = -1;
+		c->privileged = c->sys_admin = -1;
 		snprintf(c->privilege, sizeof(c->privilege), "privileges unknown (recorded machine)");
 		return;
 	}
@@ -172,6 +172,7 @@ static void read_privileges(struct checks *c)
 		eff = strtoull(cap + 8, NULL, 16);
 	free(status);
 	c->privileged = (eff >> 38 & 1) || (eff >> 21 & 1);
+	c->sys_admin = eff >> 21 & 1;
 	snprintf(c->privilege, sizeof(c->privilege), "%s%s", geteuid() == 0 ? "root" : "user",
 		 eff >> 38 & 1 ? " with CAP_PERFMON" :
 		 eff >> 21 & 1 ? " with CAP_SYS_ADMIN" : ", unprivileged");

@@ -21,6 +21,17 @@
 #include "host/cpu.h"
 #include "host/sysfs.h"
 
+/*
+ * Creating a uprobe (call counters, allocation sites of static programs)
+ * needs CAP_SYS_ADMIN. Linux 5.8 let CAP_PERFMON do it too; the kernel went
+ * back (commit ba677dbe77af, "perf: Revert to requiring CAP_SYS_ADMIN for
+ * uprobes", Linux 6.16, and the stable kernels of July 2025): a uprobe put
+ * in the middle of an instruction corrupts the program. Every text that
+ * says what uprobes need says this.
+ */
+#define CHECKS_UPROBE_NEEDS "uprobes need root or CAP_SYS_ADMIN (CAP_PERFMON is not enough)"
+#define CHECKS_UPROBE_SETCAP "'sudo setcap cap_perfmon,cap_sys_admin+ep $(command -v pmustat)'"
+
 enum check_status { CHECK_OK = 0, CHECK_LIMITED, CHECK_UNAVAILABLE };
 
 enum check_tried {
@@ -59,6 +70,7 @@ struct checks {
 	char kernel[128];	/* uname -r of this machine ("" when recorded) */
 	int paranoid;		/* perf_event_paranoid, -100 when unreadable */
 	int privileged;		/* root, CAP_PERFMON or CAP_SYS_ADMIN: 1/0, -1 unknown */
+	int sys_admin;		/* CAP_SYS_ADMIN (uprobes): 1/0, -1 unknown */
 	char privilege[64];	/* "root", "CAP_PERFMON", "unprivileged", "unknown" */
 
 	struct check *v;

@@ -690,7 +690,7 @@ static void check_rdpmc(struct checks *c, const struct cpu_map *m)
 /* ---- uprobes (call counters) ---------------------------------------------- */
 
 /*
- * A uprobe on "/": the kernel checks that we may create uprobes (CAP_PERFMON,
+ * A uprobe on "/": the kernel checks that we may create uprobes (CAP_SYS_ADMIN,
  * security modules), looks the path up, and only then refuses a directory
  * with EINVAL, before registering anything. A real uprobe would prove a
  * little more (that its breakpoint can be placed) at the cost of a grace
@@ -726,12 +726,15 @@ static void check_uprobes(struct checks *c)
 		return;
 	}
 	check_text(&k->summary, "uprobe PMU (type %d): 'call:SYMBOL' counters work%s", p->type,
-		   c->privileged == 1 ? "" : " with root or CAP_PERFMON");
-	if (c->privileged != 1) {
+		   c->sys_admin == 1 ? "" : " with root or CAP_SYS_ADMIN");
+	if (c->sys_admin != 1) {
 		k->status = CHECK_LIMITED;
-		check_text(&k->cause, "creating a uprobe needs CAP_PERFMON or CAP_SYS_ADMIN, "
-			   "whatever perf_event_paranoid says");
-		check_text(&k->remedy, "run pmustat as root, or %s", SETCAP);
+		check_text(&k->cause, "creating a uprobe needs CAP_SYS_ADMIN, whatever "
+			   "perf_event_paranoid says (CAP_PERFMON is not enough since Linux 6.16 "
+			   "and the stable kernels of July 2025)");
+		check_text(&k->remedy, "run pmustat as root, or %s; the LD_PRELOAD shim "
+			   "counts calls of dynamically linked programs without it",
+			   CHECKS_UPROBE_SETCAP);
 	}
 	if (c->recorded || !syscall_ok(c)) {
 		check_text(&k->probe, c->recorded ? "not tried: recorded machine" :

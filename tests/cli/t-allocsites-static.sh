@@ -14,11 +14,11 @@ S=$BUILD/allocn-static
 D=$BUILD/allocn
 
 if [ "$(id -u)" != 0 ] || ! has_pmu uprobe; then
-	# Without root or CAP_PERFMON the uprobes cannot open: the warning says
+	# Without root or CAP_SYS_ADMIN the uprobes cannot open: the warning says
 	# why, and the campaign is measured as asked.
 	run_pm 0 stat --profile=allocs -r 2 -o w.json -- "$S" 10
 	expect_in out "allocation call sites are not traced"
-	expect_in out "uprobes need CAP_PERFMON or root"
+	expect_in out "uprobes need root or CAP_SYS_ADMIN"
 	expect_eq "$(jv w.json runs.#)" 2 "measured runs kept"
 	echo "skip: not root or no uprobe PMU: only the refusal was tested"
 	exit 0
@@ -129,7 +129,7 @@ else
 	expect_eq "$(json_find many.json alloc_sites.0.sites site "rounds<main" temporaries)" 100000.0 "100000 rounds' temporaries"
 fi
 
-# A user without CAP_PERFMON: the uprobes do not open, the warning says why.
+# A user without CAP_SYS_ADMIN: the uprobes do not open, the warning says why.
 if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
 	mkdir nb && chmod 777 nb && cd nb || fail "no scratch directory for nobody"
 	if setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups test -x "$S"; then
@@ -137,7 +137,7 @@ if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
 			"$PMUSTAT" stat --profile=allocs -r 1 -o nb.json -- "$S" 10 >out 2>err ||
 			fail "pmustat as nobody failed: $(cat err)"
 		expect_in out "allocation call sites are not traced"
-		expect_in out "uprobes need CAP_PERFMON or root"
+		expect_in out "uprobes need root or CAP_SYS_ADMIN"
 		expect_eq "$(jv nb.json runs.#)" 1 "nobody: the measured run kept"
 	else
 		echo "skip: nobody cannot reach $S"
