@@ -7,6 +7,9 @@
 #                   and the fuzz replays (tests/fuzz/corpus, tests/fuzz/regress),
 #                   then the same tests again under ASan+UBSan
 #   make asan       only the sanitizer build and its tests
+#   make check-pmu  the hardware path on an emulated arm64 PMU: cross-builds
+#                   for arm64 and boots guests under qemu-system-aarch64
+#                   (tests/pmu/run.sh; installs its packages, SKIP if it cannot)
 #   make fuzz       run each fuzz harness for FUZZ_SECONDS (clang; tests/fuzz/)
 #   make demo       the main job
 #   make bench      benchmarks (not tests: ratios against baselines)
@@ -15,6 +18,9 @@
 PREFIX  ?= /usr/local
 BUILD   ?= build
 CC      ?= cc
+# The compiler of programs that run during the build (data/embedgen):
+# the build machine's, also when CC cross-compiles (tests/pmu/run.sh).
+HOSTCC  ?= cc
 OPT     ?= -O2
 SAN     ?=
 VERSION := 0.1.0
@@ -46,7 +52,7 @@ GEN_SRC :=
 -include $(sort $(wildcard workloads/*/build.mk data/build.mk lib/*/build.mk tests/*/build.mk))
 LIB_OBJ += $(GEN_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: all deps check unit clitest asan demo bench install clean
+.PHONY: all deps check unit clitest check-pmu asan demo bench install clean
 all: $(PMUSTAT) $(EXTRA_BINS)
 
 deps:
@@ -83,7 +89,12 @@ clitest: $(PMUSTAT) $(EXTRA_BINS)
 
 check: deps
 	@$(MAKE) --no-print-directory unit clitest fuzz-replay
+	@$(MAKE) --no-print-directory check-pmu
 	@$(MAKE) --no-print-directory asan
+
+# Exit 77 (packages not installable) has printed its SKIP line: not a failure.
+check-pmu:
+	@BUILD=$(abspath $(BUILD)) sh tests/pmu/run.sh; rc=$$?; [ $$rc = 0 ] || [ $$rc = 77 ]
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT=-O1 \

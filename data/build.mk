@@ -2,7 +2,8 @@
 # libpmustat-internal.a, so the pmustat binary carries its per-CPU knowledge
 # and needs no data path at run time. Included by the top-level Makefile.
 #
-# data/embedgen.c (a build tool, built with the host compiler and no
+# data/embedgen.c (a build tool, built with $(HOSTCC), the build machine's
+# compiler even when CC cross-compiles, and no
 # sanitizers) writes $(BUILD)/gen/embed_data.c, one byte array per file plus
 # the table that src/core/embed.h reads: embed_find("data/cpus.json", &len).
 # A new data file needs no edit here. The generated source is remade when a
@@ -17,7 +18,7 @@ GEN_SRC += $(EMBED_C)
 
 $(EMBEDGEN): data/embedgen.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O1 -Wall -Wextra -Werror -o $@ $<
+	$(HOSTCC) -std=c11 -O1 -Wall -Wextra -Werror -o $@ $<
 
 $(EMBED_LIST): embed-list-check
 	@mkdir -p $(dir $@)
