@@ -222,6 +222,13 @@ static void detect_hv(struct checks *c, const struct cpu_map *m)
 		hv_take(hv, cpu_map_hv_by_dmi(m, buf));
 		hv_note(hv, "DMI vendor '%s'", buf);
 	}
+	/* arm64 guests booted without firmware tables have no DMI; the device
+	 * tree names the machine (its first "compatible" string). */
+	snprintf(path, sizeof(path), "%s/firmware/devicetree/base/compatible", c->sysfs_root);
+	if (!checks_read_str(path, buf, sizeof(buf)) && cpu_map_hv_by_dt(m, buf)) {
+		hv_take(hv, cpu_map_hv_by_dt(m, buf));
+		hv_note(hv, "device tree machine '%s'", buf);
+	}
 	hv->virtual_machine = hv->evidence[0] ? 1 : c->cpu.hypervisor == 0 ? 0 : -1;
 	if (hv->virtual_machine == 1 && !hv->name[0])
 		snprintf(hv->name, sizeof(hv->name), "unknown hypervisor");

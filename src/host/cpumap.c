@@ -262,6 +262,7 @@ static void load_hvs(struct cpu_map *m)
 		h->vpmu = str_field(o, "vpmu") ? str_field(o, "vpmu") : "";
 		h->clocksources = strvec(m, json_object_get(o, "clocksource"));
 		h->dmi_vendors = strvec(m, json_object_get(o, "dmi_sys_vendor"));
+		h->dt_compatible = strvec(m, json_object_get(o, "dt_compatible"));
 	}
 }
 
@@ -559,10 +560,13 @@ const struct cpu_hv *cpu_map_hv_by_cpuid(const struct cpu_map *m, const char *si
 	return NULL;
 }
 
-static const struct cpu_hv *hv_by_list(const struct cpu_map *m, const char *word, int dmi)
+enum hv_list { HV_CLOCKSOURCE, HV_DMI, HV_DT };
+
+static const struct cpu_hv *hv_by_list(const struct cpu_map *m, const char *word, enum hv_list k)
 {
 	for (size_t i = 0; word && *word && i < m->nhvs; i++) {
-		const char *const *l = dmi ? m->hvs[i].dmi_vendors : m->hvs[i].clocksources;
+		const char *const *l = k == HV_DMI ? m->hvs[i].dmi_vendors :
+				       k == HV_DT ? m->hvs[i].dt_compatible : m->hvs[i].clocksources;
 
 		for (; *l; l++)
 			if (!strcmp(*l, word))
@@ -573,12 +577,17 @@ static const struct cpu_hv *hv_by_list(const struct cpu_map *m, const char *word
 
 const struct cpu_hv *cpu_map_hv_by_clocksource(const struct cpu_map *m, const char *cs)
 {
-	return hv_by_list(m, cs, 0);
+	return hv_by_list(m, cs, HV_CLOCKSOURCE);
 }
 
 const struct cpu_hv *cpu_map_hv_by_dmi(const struct cpu_map *m, const char *vendor)
 {
-	return hv_by_list(m, vendor, 1);
+	return hv_by_list(m, vendor, HV_DMI);
+}
+
+const struct cpu_hv *cpu_map_hv_by_dt(const struct cpu_map *m, const char *compatible)
+{
+	return hv_by_list(m, compatible, HV_DT);
 }
 
 int cpu_map_core_pmu_rank(const struct cpu_map *m, const char *pmu)

@@ -26,6 +26,7 @@ struct cpu_hv {
 	const char *vpmu;		/* how to give the guest a virtual PMU */
 	const char *const *clocksources;	/* NULL-terminated */
 	const char *const *dmi_vendors;		/* NULL-terminated */
+	const char *const *dt_compatible;	/* device-tree machine, NULL-terminated */
 };
 
 struct cpu_uncore {
@@ -56,6 +57,9 @@ const char *cpu_map_uarch_desc(const struct cpu_map *m, const char *name);
 const struct cpu_hv *cpu_map_hv_by_cpuid(const struct cpu_map *m, const char *sig);
 const struct cpu_hv *cpu_map_hv_by_clocksource(const struct cpu_map *m, const char *cs);
 const struct cpu_hv *cpu_map_hv_by_dmi(const struct cpu_map *m, const char *vendor);
+/* By a string of the device tree root's "compatible" (arm64 machines that
+ * have no DMI, e.g. QEMU's "linux,dummy-virt"). */
+const struct cpu_hv *cpu_map_hv_by_dt(const struct cpu_map *m, const char *compatible);
 
 /* Is a sysfs PMU of this name a core (per-CPU, per-process) PMU? */
 int cpu_map_is_core_pmu(const struct cpu_map *m, const char *pmu);
