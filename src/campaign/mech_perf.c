@@ -297,6 +297,23 @@ static void drop_unserved(struct campaign *c, struct perf_state *s)
 	s->nevents = n;
 }
 
+/* Native events alone (-e) need no catalogue to resolve, but their groups
+ * must fit this host's counters, which only its uarch's entry knows: without
+ * it every group got PLAN_GROUP_MAX general-purpose counters and no fixed
+ * one, and an event list that fits the PMU could be refused. A host whose
+ * uarch is unknown keeps that default. */
+static void open_catalog_for_capacity(struct campaign *c, const struct perf_state *s)
+{
+	struct error e;
+	int core = 0;
+
+	for (size_t i = 0; i < s->nevents; i++)
+		core |= s->pev[i].core;
+	error_clear(&e);
+	if (core && !c->have_cat)
+		(void)campaign_catalog(c, &e);
+}
+
 /* Lay the counted events out in groups that fit the core PMU. */
 static int perf_plan_done(struct campaign *c, void *state, struct mech_needs *need,
 			     struct error *err)
@@ -306,6 +323,7 @@ static int perf_plan_done(struct campaign *c, void *state, struct mech_needs *ne
 	int watchdog = 0;
 
 	drop_unserved(c, s);
+	open_catalog_for_capacity(c, s);
 	if (c->have_cat) {
 		if (host_sysctl_int("kernel/nmi_watchdog", &watchdog))
 			watchdog = 0;
