@@ -14,7 +14,7 @@ P=/pmu/pmustat
 Q=/pmu/jsonq
 
 pass() { echo "@@pmu PASS $1: $2"; }
-fail() { echo "@@pmu FAIL $1: $2"; [ -f out ] && sed 's/^/    | /' out | tail -25; }
+fail() { n=$1; shift; echo "@@pmu FAIL $n: $*"; [ -f out ] && tail -25 out | sed 's/^/    | /'; }
 skip() { echo "@@pmu SKIP $1: $2"; }
 # asmloop's user instructions, from its code (asmloop.S): 2N + 5d + 9
 asm_count() { echo $((2 * $1 + 5 * ${#1} + 9)); }
@@ -29,6 +29,18 @@ run_values() {
 all_equal() {
 	vals=$(run_values "$1" "$2")
 	[ -n "$vals" ] && [ -z "$(echo "$vals" | grep -vx "$3")" ]
+}
+
+# ---- defect 6: ten events with nmi_watchdog=0, -e only, counted for real
+t_ten_events() {
+	ev=r08,r11,r08:u,r11:u,instructions,cycles,instructions:u,cycles:u,r08:k,r11:k
+	want=$(asm_count 1000)
+	if $P stat -r 2 -e $ev -o t.json -- /pmu/asmloop 1000 >out 2>&1 &&
+	   all_equal t.json instructions:u "$want" && unscaled t.json; then
+		pass ten-events "$ev: counted in 2 rotated groups, unscaled, instructions:u = $want (nmi_watchdog=$(cat /proc/sys/kernel/nmi_watchdog))"
+	else
+		fail ten-events "the ten-event list was refused or scaled"
+	fi
 }
 
 nopmu=0
@@ -61,8 +73,159 @@ t_stat_exact() {
 	fi
 }
 
-for t in driver stat_exact; do
-	if [ $nopmu = 1 ] && [ $t != driver ]; then continue; fi
-	rm -f out r.json
+# ---- -m instructions, as a user whose kernel side is excluded ----------
+# Root counts the kernel too (exec, faults): not exact. A user without
+# CAP_PERFMON under perf_event_paranoid=2 counts its user space only.
+t_stat_m_exact() {
+	n=1000000 want=$(asm_count 1000000)
+	runas $P stat -r 2 -m instructions -o m.json -- /pmu/asmloop $n >out 2>&1 ||
+		{ fail stat-m-exact "pmustat stat exited $?"; return; }
+	if all_equal m.json instructions "$want"; then
+		pass stat-m-exact "-m instructions (user only, as nobody) of asmloop $n = $want in each of 2 runs"
+	else
+		fail stat-m-exact "want $want in every run, got: $(run_values m.json instructions | tr '\n' ' ')"
+	fi
+}
+
+# ---- ipc: CPU_CYCLES is 2^shift x INST_RETIRED under -icount shift=N ----
+t_ipc() {
+	n=1000000 want=$(asm_count 1000000)
+	cyc=$((want << shift_))
+	runas $P stat -r 2 -m ipc,instructions,cycles -o i.json -- /pmu/asmloop $n >out 2>&1 ||
+		{ fail ipc "pmustat stat exited $?"; return; }
+	ipc=$($Q i.json runs.0.values.ipc.value)
+	if all_equal i.json instructions "$want" && all_equal i.json cycles "$cyc" &&
+	   awk -v v="$ipc" -v p=$((1 << shift_)) 'BEGIN { exit !(v * p == 1) }'; then
+		pass ipc "-icount shift=$shift_: cycles $cyc = 2^$shift_ x instructions $want, ipc $ipc"
+	else
+		fail ipc "want cycles $cyc = 2^$shift_ x $want and ipc 1/2^$shift_, got instructions" \
+			"$(run_values i.json instructions | tr '\n' ' ')cycles $(run_values i.json cycles | tr '\n' ' ')ipc $ipc"
+	fi
+}
+
+# ---- a count past 2^32: the 32-bit event counters overflow into the kernel's 64-bit sum
+t_past_2_32() {
+	n=2147483700 want=$(asm_count 2147483700)
+	$P stat -r 1 -e instructions:u -o p.json -- /pmu/asmloop $n >out 2>&1 ||
+		{ fail past-2^32 "pmustat stat exited $?"; return; }
+	if all_equal p.json instructions:u "$want" && [ "$want" -gt 4294967296 ]; then
+		pass past-2^32 "instructions:u of asmloop $n = $want (> 2^32 = 4294967296)"
+	else
+		fail past-2^32 "want $want, got $(run_values p.json instructions:u)"
+	fi
+}
+
+# ---- region markers: b - a = 2 (N2 - N1) exactly; the markers' own cost constant
+t_regions() {
+	n1=1000 n2=3000
+	$P stat -r 3 -e instructions:u -o g.json -- /pmu/regionloop $n1 $n2 >out 2>&1 ||
+		{ fail regions "pmustat stat exited $?"; return; }
+	a=$(run_values g.json a:instructions:u | tr '\n' ' ')
+	b=$(run_values g.json b:instructions:u | tr '\n' ' ')
+	e=$(run_values g.json empty:instructions:u | sort -u)
+	ok=1 i=0
+	for x in $a; do
+		y=$(echo "$b" | cut -d' ' -f$((i + 1)))
+		[ $((y - x)) = $((2 * (n2 - n1))) ] || ok=0
+		i=$((i + 1))
+	done
+	if [ $i = 3 ] && [ $ok = 1 ] && [ "$(echo "$e" | wc -l)" = 1 ] && [ -n "$e" ]; then
+		pass regions "b - a = $((2 * (n2 - n1))) = 2 (N2 - N1) in each of 3 runs (a: $a; b: $b); enter+exit of an empty region = $e instructions in every run (read path: $region_path)"
+	else
+		fail regions "want b - a = $((2 * (n2 - n1))) and one empty-region count; a: $a b: $b empty: $(echo $e)"
+	fi
+}
+
+# ---- compare: an exact HIGHER with the exact ratio ----------------------
+# cmp_field FILE METRIC FIELD: FIELD of the comparison of METRIC
+cmp_field() {
+	i=0
+	while m=$($Q "$1" "comparisons.$i.metric" 2>/dev/null); do
+		[ "$m" = "$2" ] && { $Q "$1" "comparisons.$i.$3"; return; }
+		i=$((i + 1))
+	done
+	return 1
+}
+t_compare() {
+	wa=$(asm_count 1000000) wb=$(asm_count 2000000)
+	$P compare --blocks 3 -e instructions:u -o c.json -- /pmu/asmloop 1000000 -- /pmu/asmloop 2000000 \
+		>out 2>&1 || { fail compare "pmustat compare exited $?"; return; }
+	v=$(cmp_field c.json instructions:u verdict) r=$(cmp_field c.json instructions:u ratio)
+	if [ "$v" = higher ] && awk -v r="$r" -v a="$wa" -v b="$wb" \
+		'BEGIN { w = b / a; d = r - w; if (d < 0) d = -d; exit !(d <= 1e-12 * w) }'; then
+		pass compare "instructions:u B/A = $r = $wb/$wa (to 1e-12), verdict $v, 3 blocks"
+	else
+		fail compare "want higher, ratio $wb/$wa; got '$v', ratio $r"
+	fi
+}
+
+# ---- capacity: 6 event counters + the cycle counter ----------------------
+# ev7: cycles (the cycle counter) and 6 events for the 6 event counters; ev9
+# two more, so the plan needs a second group, rotated across runs.
+EV7=cycles:u,instructions:u,r08:k,r11:k,r23:u,r24:u,r10:u
+EV9=$EV7,r12:u,r13:u
+# unscaled FILE: every counted value ran its whole run (time_running = time_enabled)
+unscaled() {
+	tr -d ' \n' <"$1" | grep -o '"time_enabled":[0-9]*,"time_running":[0-9]*' |
+		awk -F'[:,]' '$2 != $4 { bad++ } END { exit bad > 0 || NR == 0 }'
+}
+t_capacity() {
+	$P stat -r 2 -e "$EV7" -o k7.json -- /pmu/asmloop 1000 >out 2>&1 ||
+		{ fail capacity "7 events: pmustat stat exited $?"; return; }
+	g7=$($P stat --dry-run -e "$EV7" -- /pmu/asmloop 1000 2>&1 | grep '^counter plan')
+	$P stat -r 4 -e "$EV9" -o k9.json -- /pmu/asmloop 1000 >>out 2>&1 ||
+		{ fail capacity "9 events: pmustat stat exited $?"; return; }
+	g9=$($P stat --dry-run -e "$EV9" -- /pmu/asmloop 1000 2>&1 | grep '^counter plan')
+	groups=$(for i in 0 1 2 3; do $Q k9.json runs.$i.group; done | tr '\n' ' ')
+	want=$(asm_count 1000)
+	case "$g7" in *"1 group"*) ;; *) $P stat --dry-run -e "$EV7" -- /pmu/asmloop 1000 >out 2>&1
+		fail capacity "7 events not one group: $g7"; return ;; esac
+	case "$g9" in *"2 groups"*) ;; *) fail capacity "9 events not two groups: $g9"; return ;; esac
+	if [ "$groups" = "0 1 0 1 " ] && unscaled k7.json && unscaled k9.json &&
+	   all_equal k7.json instructions:u "$want" && all_equal k9.json instructions:u "$want"; then
+		pass capacity "7 events: '$g7'; 9 events: '$g9', runs in groups $groups; every count unscaled (time_running = time_enabled), instructions:u = $want in every run"
+	else
+		fail capacity "groups '$groups' (want 0 1 0 1), unscaled: $(unscaled k7.json && unscaled k9.json && echo yes || echo no)"
+	fi
+}
+
+# ---- doctor's live verdict -----------------------------------------------
+t_doctor_live() {
+	$P doctor >out 2>&1
+	line=$(grep ' core_pmu ' out | sed 's/^ *//')
+	case "$line" in
+	ok*"core PMU 'armv8_pmuv3' (type "*"multiplexing every "*" ms"*)
+		pass doctor-live "$line" ;;
+	*) fail doctor-live "want an ok core_pmu line naming armv8_pmuv3 and its multiplexing interval" ;;
+	esac
+}
+
+# ---- defect 6: ten events with nmi_watchdog=0, -e only, counted for real
+t_ten_events() {
+	ev=r08,r11,r08:u,r11:u,instructions,cycles,instructions:u,cycles:u,r08:k,r11:k
+	want=$(asm_count 1000)
+	if $P stat -r 2 -e $ev -o t.json -- /pmu/asmloop 1000 >out 2>&1 &&
+	   all_equal t.json instructions:u "$want" && unscaled t.json; then
+		pass ten-events "$ev: counted in 2 rotated groups, unscaled, instructions:u = $want (nmi_watchdog=$(cat /proc/sys/kernel/nmi_watchdog))"
+	else
+		fail ten-events "the ten-event list was refused or scaled"
+	fi
+}
+
+nopmu=0
+case "$model" in *pmu=off*) nopmu=1 ;; esac
+shift 2
+if [ $# = 0 ]; then
+	case "$model" in
+	neoverse-n1) set -- driver stat_exact stat_m_exact ipc past_2_32 regions compare capacity \
+		doctor_live ten_events ;;
+	*pmu=off*) set -- driver ;;
+	*) set -- driver stat_exact stat_m_exact ipc ;;
+	esac
+fi
+region_path=read
+sysctl -qw kernel.perf_event_paranoid=2
+for t; do
+	rm -f out ./*.json
 	t_$t
 done

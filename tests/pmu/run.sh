@@ -17,6 +17,7 @@
 # test and the closing count line; exits 1 on any failure.
 # PMU_RECORD=DIR also records each guest's sysfs as a fixture tree
 # DIR/qemu-MODEL (tests/fixtures/record-doctor.sh, run in the guest).
+# PMU_TESTS=a,b runs only those guest tests (names as in guest.sh, with _).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -30,13 +31,14 @@ JOBS=${JOBS:-2}
 # The boots: a catalogue uarch, one without stall events (at a second
 # -icount shift, for cycles = 2^shift x instructions), the generic model,
 # and a machine without a PMU. MODEL SHIFT per line; ONLY=MODEL selects one.
-BOOTS=${PMU_BOOTS:-"neoverse-n1:0 cortex-a57:1 max,pauth-impdef=on:0 max,pmu=off:0"}
+BOOTS=${PMU_BOOTS:-"neoverse-n1:0 cortex-a57:1 max,pauth-impdef=on:0 max,pauth-impdef=on,pmu=off:0"}
 
 say() { echo "pmu: $*" >&2; }
 die() { echo "FAIL pmu/setup: $*"; echo "pmu: 0 passed, 0 skipped, 1 failed"; exit 1; }
 
 if ! err=$(sh "$here/install.sh" 2>&1); then
-	echo "SKIP pmu: cannot install $(printf '%s\n' "$err" | sed -n 's/^missing: *//p' | tail -1)"
+	what=$(printf '%s\n' "$err" | sed -n 's/^missing: *//p' | tail -1)
+	echo "SKIP pmu: cannot install ${what:-the packages: $(printf '%s\n' "$err" | tail -1)}"
 	echo "SKIP: Debian packages for the emulated PMU not installable"
 	echo "pmu: 0 passed, 1 skipped, 0 failed"
 	exit 77
@@ -65,6 +67,7 @@ make -C "$root" -j"$JOBS" --no-print-directory BUILD="$ARM" CC=${CROSS}gcc HOSTC
 	"$ARM/pmustat" "$ARM/pmustat-spawner" "$ARM/lib/libpmustat.a" "$ARM/jsonq" \
 	>"$OUT.build.log" 2>&1 || { tail -20 "$OUT.build.log"; die "cross-build failed (log: $OUT.build.log)"; }
 ${CROSS}gcc -nostdlib -static -o "$ARM/asmloop" "$here/asmloop.S" &&
+${CROSS}gcc -std=c11 -O2 -Wall -Wextra -Werror -o "$ARM/runas" "$here/runas.c" &&
 ${CROSS}gcc -std=c11 -O2 -Wall -Wextra -Werror -I"$root/include" -o "$ARM/regionloop" \
 	"$here/regionloop.c" "$here/spin.S" "$ARM/lib/libpmustat.a" -pthread ||
 	die "cross-compiling the test programs failed"
@@ -74,7 +77,8 @@ rd=$OUT/initrd
 rm -rf "$rd" && mkdir -p "$rd/bin" "$rd/lib/aarch64-linux-gnu" "$rd/pmu/fixtures" "$rd/proc" \
 	"$rd/sys" "$rd/dev" "$rd/tmp" "$rd/etc"
 cp "$CACHE/busybox/bin/busybox" "$rd/bin/busybox"
-cp "$ARM/pmustat" "$ARM/pmustat-spawner" "$ARM/jsonq" "$ARM/asmloop" "$ARM/regionloop" "$rd/pmu/"
+cp "$ARM/pmustat" "$ARM/pmustat-spawner" "$ARM/jsonq" "$ARM/asmloop" "$ARM/regionloop" \
+	"$ARM/runas" "$rd/pmu/"
 cp "$here/guest.sh" "$rd/pmu/guest.sh"
 cp "$here/../fixtures/record-host.sh" "$here/../fixtures/record-doctor.sh" "$rd/pmu/fixtures/"
 cp "$here/init" "$rd/init" && chmod 755 "$rd/init"
@@ -106,11 +110,13 @@ for b in $BOOTS; do
 	timeout -k 5 "$PMU_TIMEOUT" qemu-system-aarch64 -M virt -cpu "$model" -smp 1 -m 1G \
 		-icount shift="$shift_" -nographic -no-reboot -nic none \
 		-kernel "$VMLINUZ" -initrd "$OUT/initrd.gz" \
-		-append "console=ttyAMA0 panic=-1 quiet loglevel=1 pmumodel=$model pmushift=$shift_${PMU_RECORD:+ pmurecord=1}" \
+		-append "console=ttyAMA0 panic=-1 quiet loglevel=1 pmumodel=$model pmushift=$shift_${PMU_RECORD:+ pmurecord=1}${PMU_TESTS:+ pmutests=$PMU_TESTS}" \
 		</dev/null >"$log" 2>&1
 	rc=$? t1=$(date +%s)
 	tr -d '\r' <"$log" | sed -n '/^@@pmu begin/,/^@@pmu end/p' >"$log.results"
-	sed -n 's/^@@pmu \(PASS\|FAIL\|SKIP\) /\1 /p' "$log.results" | sed "s|^\([A-Z]*\) |\1 pmu/$model/|"
+	# the result lines, and the output a failed test shows under its line
+	sed -n 's/^@@pmu \(PASS\|FAIL\|SKIP\) /\1 /p; /^    | /p' "$log.results" |
+		sed "s#^\(PASS\|FAIL\|SKIP\) #\1 pmu/$model/#"
 	npass=$((npass + $(grep -c '^@@pmu PASS ' "$log.results")))
 	nskip=$((nskip + $(grep -c '^@@pmu SKIP ' "$log.results")))
 	nfail=$((nfail + $(grep -c '^@@pmu FAIL ' "$log.results")))
