@@ -5,7 +5,7 @@
  * one set of counters. Each group is read with one read() (PERF_FORMAT_GROUP,
  * with time_enabled/time_running so multiplexing stays visible), or without
  * a system call through the perf mmap page and the rdpmc instruction when
- * the kernel allows it (cap_user_rdpmc, x86 only here). A group whose event
+ * the kernel allows it (cap_user_rdpmc: rdpmc on x86, mrs on arm64). A group whose event
  * is off its hardware counter at the instant of a read falls back to read().
  */
 #include <errno.h>
@@ -38,9 +38,62 @@ static uint64_t native_rdtsc(void)
 }
 
 const struct pm_pmc_ops pmustat__pmc_native = { native_rdpmc, native_rdtsc };
+#elif defined(__aarch64__)
+/*
+ * arm64 (Linux Documentation/arch/arm64/perf.rst, "User space access"): with
+ * kernel.perf_user_access=1 and attr.config1 bit 1 set, the mmap page's
+ * index - 1 names the counter: 0..30 an event counter PMEVCNTR<n>_EL0, 31
+ * the cycle counter PMCCNTR_EL0; time runs on the virtual counter
+ * CNTVCT_EL0. An mrs names its register in the instruction, so each event
+ * counter needs its own.
+ */
+#define EVCNTR(n) case n: __asm__ volatile("mrs %0, pmevcntr" #n "_el0" : "=r"(v)); break;
+
+static uint64_t native_rdpmc(uint32_t counter)
+{
+	uint64_t v = 0;
+
+	switch (counter) {
+	EVCNTR(0) EVCNTR(1) EVCNTR(2) EVCNTR(3) EVCNTR(4) EVCNTR(5) EVCNTR(6) EVCNTR(7)
+	EVCNTR(8) EVCNTR(9) EVCNTR(10) EVCNTR(11) EVCNTR(12) EVCNTR(13) EVCNTR(14)
+	EVCNTR(15) EVCNTR(16) EVCNTR(17) EVCNTR(18) EVCNTR(19) EVCNTR(20) EVCNTR(21)
+	EVCNTR(22) EVCNTR(23) EVCNTR(24) EVCNTR(25) EVCNTR(26) EVCNTR(27) EVCNTR(28)
+	EVCNTR(29) EVCNTR(30)
+	case 31:
+		__asm__ volatile("mrs %0, pmccntr_el0" : "=r"(v));
+		break;
+	}
+	return v;
+}
+
+static uint64_t native_rdtsc(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(v) :: "memory");
+	return v;
+}
+
+const struct pm_pmc_ops pmustat__pmc_native = { native_rdpmc, native_rdtsc };
 #else
 const struct pm_pmc_ops pmustat__pmc_native = { NULL, NULL };
 #endif
+
+/* arm64's request for user-space reads of an event's counter (format term
+ * "rdpmc" of armv8_pmuv3: config1:1). Only the types the core PMU serves
+ * take it: another PMU's config1 means something else. */
+#define ARM64_USER_READ ((uint64_t)1 << 1)
+
+static int wants_user_read_bit(const struct perf_event_attr *a)
+{
+#if defined(__aarch64__)
+	return a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_RAW ||
+	       a->type == PERF_TYPE_HW_CACHE;
+#else
+	(void)a;
+	return 0;
+#endif
+}
 
 #define barrier() __asm__ volatile("" ::: "memory")
 
@@ -106,17 +159,13 @@ static int perf_open(struct perf_event_attr *a, int group_fd)
 	return (int)syscall(SYS_perf_event_open, a, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
 }
 
-/* Open event i, in its leader's group if possible, else alone; with the
- * kernel excluded if counting it is not allowed. Returns the fd or -1. */
-static int open_event(struct pm_counters *cs, const struct pm_event *ev, int i, int *joined)
+/* open_event()'s steps for one attr: grouped, alone, user-only. */
+static int open_attr(struct pm_counters *cs, struct perf_event_attr *ap, const struct pm_event *ev,
+		     int i, int *joined)
 {
-	struct perf_event_attr a = ev->attr;
+	struct perf_event_attr a = *ap;
 	int gfd = ev->leader != i ? cs->fd[ev->leader] : -1, fd;
 
-	a.size = sizeof(a);
-	a.read_format = READ_FORMAT;
-	a.disabled = 0;
-	a.inherit = 0;
 	fd = perf_open(&a, gfd);
 	if (fd < 0 && gfd >= 0) {
 		gfd = -1;
@@ -131,6 +180,29 @@ static int open_event(struct pm_counters *cs, const struct pm_event *ev, int i, 
 	return fd;
 }
 
+/* Open event i, in its leader's group if possible, else alone; with the
+ * kernel excluded if counting it is not allowed; on arm64 asking for
+ * user-space reads first, and without them if the kernel refuses. Returns
+ * the fd or -1. */
+static int open_event(struct pm_counters *cs, const struct pm_event *ev, int i, int *joined)
+{
+	struct perf_event_attr a = ev->attr;
+	int fd;
+
+	a.size = sizeof(a);
+	a.read_format = READ_FORMAT;
+	a.disabled = 0;
+	a.inherit = 0;
+	if (wants_user_read_bit(&a)) {
+		a.config1 |= ARM64_USER_READ;
+		fd = open_attr(cs, &a, ev, i, joined);
+		if (fd >= 0)
+			return fd;
+		a.config1 &= ~ARM64_USER_READ;
+	}
+	return open_attr(cs, &a, ev, i, joined);
+}
+
 static struct pm_group *group_of_fd(struct pm_counters *cs, int fd)
 {
 	for (int g = 0; g < cs->ngrp; g++)
@@ -140,7 +212,10 @@ static struct pm_group *group_of_fd(struct pm_counters *cs, int fd)
 }
 
 /* Map the event's page if rdpmc could ever apply to it (never for software
- * events, whose page says index 0 forever). */
+ * events, whose page says index 0 forever). The event was opened enabled
+ * on this running thread, so it holds a counter now: an index of 0 means
+ * user-space reads are not granted (arm64 with kernel.perf_user_access=0
+ * still says cap_user_rdpmc), and every read would try the page in vain. */
 static void map_page(struct pm_counters *cs, const struct pm_event *ev, int i)
 {
 	void *p;
@@ -150,7 +225,8 @@ static void map_page(struct pm_counters *cs, const struct pm_event *ev, int i)
 	p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, cs->fd[i], 0);
 	if (p == MAP_FAILED)
 		return;
-	if (!((struct perf_event_mmap_page *)p)->cap_user_rdpmc) {
+	if (!((struct perf_event_mmap_page *)p)->cap_user_rdpmc ||
+	    !((struct perf_event_mmap_page *)p)->index) {
 		munmap(p, (size_t)sysconf(_SC_PAGESIZE));
 		return;
 	}
@@ -194,8 +270,10 @@ static int read_group_mmap(struct pm_counters *cs, const struct pm_group *g,
 	for (int k = 0; k < g->nmemb; k++)
 		if (pmustat__mmap_read(cs->page[g->memb[k]], cs->ops, &tmp[k]))
 			return -1;
-	for (int k = 0; k < g->nmemb; k++)
+	for (int k = 0; k < g->nmemb; k++) {
 		r[g->memb[k]] = tmp[k];
+		cs->user_read[g->memb[k]] = 1;
+	}
 	return 0;
 }
 

@@ -70,6 +70,10 @@ struct pm_counters {
 	int fd[PMUSTAT_MAX_EVENTS];		/* -1 if not open */
 	int err[PMUSTAT_MAX_EVENTS];		/* errno of the failed open, else 0 */
 	int user_only[PMUSTAT_MAX_EVENTS];	/* opened with the kernel excluded after EACCES */
+	/* read at least once without a system call: a page that says
+	 * cap_user_rdpmc is not enough (arm64 sets it also while
+	 * kernel.perf_user_access=0 keeps the index at 0) */
+	int user_read[PMUSTAT_MAX_EVENTS];
 	volatile struct perf_event_mmap_page *page[PMUSTAT_MAX_EVENTS];	/* or NULL */
 	struct pm_group grp[PMUSTAT_MAX_EVENTS];
 	int ngrp;

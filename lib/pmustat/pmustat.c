@@ -263,7 +263,7 @@ static void merge(const struct tstate *t)
 		else if (!g.failed[k]++)
 			g.first_errno[k] = t->cs.err[k];
 		g.user_only[k] |= t->cs.user_only[k];
-		g.rdpmc[k] |= t->cs.page[k] != NULL;
+		g.rdpmc[k] |= t->cs.user_read[k];
 	}
 	for (int id = 0; id < g.nregions; id++) {
 		const uint64_t *c = __atomic_load_n(&t->chunk[id / CHUNK], __ATOMIC_ACQUIRE), *s;

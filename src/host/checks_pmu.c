@@ -620,6 +620,11 @@ static void probe_rdpmc(struct checks *c, struct check *k)
 	}
 	user_attr(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 	a.size = sizeof(a);
+	/* arm64 grants user-space reads only to events that ask for them:
+	 * attr.config1 bit 1 (armv8_pmuv3's format term "rdpmc"), as the
+	 * region library's do (lib/pmustat/counters.c). */
+	if (c->cpu.arch == CPU_ARCH_ARM64)
+		a.config1 |= 1u << 1;
 	fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return;
@@ -628,9 +633,13 @@ static void probe_rdpmc(struct checks *c, struct check *k)
 	if (pg == MAP_FAILED) {
 		check_text(&k->probe, "mapped a 'cycles' counter: %s", strerror(errno));
 	} else {
-		check_text(&k->probe, "mapped a 'cycles' counter: cap_user_rdpmc=%u",
-			   (unsigned)pg->cap_user_rdpmc);
-		if (!pg->cap_user_rdpmc)
+		/* The event counts from its open, so while this task runs it
+		 * holds a counter: index 0 then means no user-space read (arm64
+		 * sets cap_user_rdpmc for events that ask even while
+		 * perf_user_access=0, and leaves the index at 0). */
+		check_text(&k->probe, "mapped a 'cycles' counter: cap_user_rdpmc=%u, index %u",
+			   (unsigned)pg->cap_user_rdpmc, (unsigned)pg->index);
+		if (!pg->cap_user_rdpmc || !pg->index)
 			k->status = CHECK_LIMITED;
 		munmap(pg, (size_t)psz);
 	}
