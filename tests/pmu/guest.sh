@@ -116,10 +116,11 @@ t_past_2_32() {
 }
 
 # ---- region markers: b - a = 2 (N2 - N1) exactly; the markers' own cost constant
-t_regions() {
+# regions NAME READ-PATH: the markers read counters by READ-PATH (read, mrs)
+regions() {
 	n1=1000 n2=3000
 	$P stat -r 3 -e instructions:u -o g.json -- /pmu/regionloop $n1 $n2 >out 2>&1 ||
-		{ fail regions "pmustat stat exited $?"; return; }
+		{ fail $1 "pmustat stat exited $?"; return; }
 	a=$(run_values g.json a:instructions:u | tr '\n' ' ')
 	b=$(run_values g.json b:instructions:u | tr '\n' ' ')
 	e=$(run_values g.json empty:instructions:u | sort -u)
@@ -130,10 +131,41 @@ t_regions() {
 		i=$((i + 1))
 	done
 	if [ $i = 3 ] && [ $ok = 1 ] && [ "$(echo "$e" | wc -l)" = 1 ] && [ -n "$e" ]; then
-		pass regions "b - a = $((2 * (n2 - n1))) = 2 (N2 - N1) in each of 3 runs (a: $a; b: $b); enter+exit of an empty region = $e instructions in every run (read path: $region_path)"
+		pass $1 "b - a = $((2 * (n2 - n1))) = 2 (N2 - N1) in each of 3 runs (a: $a; b: $b); enter+exit of an empty region = $e instructions in every run, counters read by $2"
 	else
-		fail regions "want b - a = $((2 * (n2 - n1))) and one empty-region count; a: $a b: $b empty: $(echo $e)"
+		fail $1 "want b - a = $((2 * (n2 - n1))) and one empty-region count; a: $a b: $b empty: $(echo $e)"
 	fi
+}
+# read_path: how the region library read its counter (its own report)
+read_path() {
+	PMUSTAT_EVENTS=instructions:u PMUSTAT_OUTPUT=/tmp/reg.json /pmu/regionloop 10 20
+	grep -o '"read":"[a-z]*"' /tmp/reg.json | head -1 | cut -d'"' -f4
+}
+t_regions() {
+	sysctl -qw kernel.perf_user_access=0
+	p=$(read_path)
+	[ "$p" = read ] || { fail regions "perf_user_access=0, yet the library read by '$p'"; return; }
+	regions regions "read() (perf_user_access=0)"
+}
+
+# ---- defect 2: user-space reads on arm64 (config1 bit 1, mrs) -------------
+t_user_read() {
+	sysctl -qw kernel.perf_user_access=1
+	$P doctor >out 2>&1
+	line=$(grep -A3 ' rdpmc ' out | tr -s ' ' | tr '\n' ' ')
+	p=$(read_path)
+	case "$line" in
+	*"ok rdpmc user-space counter reads allowed (perf_user_access=1)"*"cap_user_rdpmc=1, index "[1-9]*) ;;
+	*) fail user-read "doctor: want rdpmc ok with cap_user_rdpmc=1, got: $line"
+	   sysctl -qw kernel.perf_user_access=0; return ;;
+	esac
+	if [ "$p" != rdpmc ]; then
+		fail user-read "perf_user_access=1, yet the region library read by '$p'"
+	else
+		pass user-read "doctor: $line; the region library reads with mrs (its report: read rdpmc)"
+		regions regions-mrs "mrs (perf_user_access=1)"
+	fi
+	sysctl -qw kernel.perf_user_access=0
 }
 
 # ---- compare: an exact HIGHER with the exact ratio ----------------------
@@ -217,13 +249,12 @@ case "$model" in *pmu=off*) nopmu=1 ;; esac
 shift 2
 if [ $# = 0 ]; then
 	case "$model" in
-	neoverse-n1) set -- driver stat_exact stat_m_exact ipc past_2_32 regions compare capacity \
+	neoverse-n1) set -- driver stat_exact stat_m_exact ipc past_2_32 regions user_read compare capacity \
 		doctor_live ten_events ;;
 	*pmu=off*) set -- driver ;;
 	*) set -- driver stat_exact stat_m_exact ipc ;;
 	esac
 fi
-region_path=read
 sysctl -qw kernel.perf_event_paranoid=2
 for t; do
 	rm -f out ./*.json
