@@ -267,6 +267,71 @@ static char *fmt(const char *f, const char *a, const char *b)
 	return strbuf_detach(&sb);
 }
 
+/* The event's numbers (one, or the kernel's choices "0x21,0x0c") on a PMU
+ * whose events/ lists every common event the CPU implements (the core
+ * PMU's "implemented_events" in the catalogue: armv8_pmuv3 shows what the
+ * PMCEID registers report), or NULL when that cannot be judged. */
+static const char *judged_numbers(json_t *pmu, const struct sysfs_pmu *sp, json_t *e)
+{
+	json_t *impl = json_object_get(pmu, "implemented_events"), *pat;
+	const char *num = jstr(e, "event") ? jstr(e, "event") : jstr(e, "arm_event");
+	size_t k;
+	int match = 0;
+
+	if (!impl || !sp || !num)
+		return NULL;
+	json_array_foreach(json_object_get(impl, "sysfs"), k, pat)
+		match |= pmu_name_match(json_string_value(pat), sp->name);
+	return match ? num : NULL;
+}
+
+/* PMCEID covers the common ranges 0x0-0x3f and 0x4000-0x403f only: an
+ * implementation-defined number cannot be judged from events/. */
+static int common_number(long v)
+{
+	return v < 0x40 || (v >= 0x4000 && v < 0x4040);
+}
+
+/* Does the PMU's events/ list number v? (terms "event=0x0008") */
+static int advertised(const struct sysfs_pmu *sp, long v)
+{
+	for (size_t i = 0; i < sp->naliases; i++) {
+		const char *t = strstr(sp->aliases[i].terms, "event=");
+
+		if (t && strtol(t + 6, NULL, 0) == v)
+			return 1;
+	}
+	return 0;
+}
+
+/* A common event this PMU does not implement: it would open (arm64 opens
+ * any number) and read 0, or be refused (a generic event the kernel maps
+ * to it), so it is not countable. */
+static int not_implemented(struct rx *x, json_t *pmu, const struct resolved_event *re,
+			   struct resolve_step *s)
+{
+	const struct sysfs_pmu *sp = rx_host_pmu(x->ctx->model, pmu);
+	const char *nums = judged_numbers(pmu, sp, cat_event(x->cat->d, re->name)), *p;
+	struct strbuf sb = STRBUF_INIT;
+	char *end;
+
+	if (!nums)
+		return 0;
+	for (p = nums; *p; p = *end ? end + 1 : end) {
+		long v = strtol(p, &end, 0);
+
+		if (end == p || !common_number(v) || advertised(sp, v))
+			return 0;
+	}
+	strbuf_addf(&sb, "this PMU does not implement '%s' (event %s): '%s' does not list it in "
+		    "its sysfs events/, %s", re->name, nums, sp->name,
+		    jstr(json_object_get(pmu, "implemented_events"), "why"));
+	set_reason(s, strbuf_detach(&sb),
+		   fmt("'ls /sys/bus/event_source/devices/%s/events' shows what it implements",
+		       sp->name, NULL));
+	return 1;
+}
+
 /* Why the PMU of a catalogue event is unusable here, or 0 if it is fine. */
 static int pmu_unusable(struct rx *x, const struct resolved_event *re, struct resolve_step *s)
 {
@@ -310,7 +375,7 @@ static int pmu_unusable(struct rx *x, const struct resolved_event *re, struct re
 			   xstrdup("run as root, or 'sysctl kernel.perf_event_paranoid=0'"));
 		return 1;
 	}
-	return 0;
+	return not_implemented(x, pmu, re, s);
 }
 
 static char **str_array(json_t *arr, size_t *n)

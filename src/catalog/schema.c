@@ -72,6 +72,13 @@ static const struct key counters_keys[] = {
 };
 static const struct shape counters = { counters_keys };
 
+/* A PMU whose sysfs events/ lists every common event the CPU implements. */
+static const struct key implemented_keys[] = {
+	{ "sysfs", K_STRLIST, 1 }, { "why", K_STR, 1 }, { "source", K_STR },
+	{ NULL },
+};
+static const struct shape implemented = { implemented_keys };
+
 static const struct key pmu_keys[] = {
 	{ "name", K_STR, 1 },
 	{ "sysfs", K_STRLIST },
@@ -81,6 +88,7 @@ static const struct key pmu_keys[] = {
 	{ "core_type", K_STR },
 	{ "format", K_STRMAP },
 	{ "counters", K_OBJECT, 0, &counters },
+	{ "implemented_events", K_OBJECT, 0, &implemented },
 	{ NULL },
 };
 static const struct shape pmu = { pmu_keys };
@@ -91,6 +99,7 @@ static const struct key event_keys[] = {
 	{ "perf", K_STR }, { "fixed", K_BOOL }, { "counters", K_STR },
 	{ "libpfm", K_STR_NULL }, { "libpfm_pmu", K_STR },
 	{ "desc", K_STR }, { "source", K_STR },
+	{ "arm_event", K_STR },	/* a generic event's number on armv8_pmuv3 */
 	{ NULL },
 };
 static const struct shape event = { event_keys };
