@@ -47,6 +47,15 @@ static void count_excluded(const struct result *r, struct metric_summary *ms)
 	}
 }
 
+/* A hardware counter (not a software event) that read 0 in every run. */
+static int counted_zero(const struct result *r, const struct metric_summary *ms)
+{
+	const struct result_metric *m = &r->metrics[ms->metric];
+
+	return m->source == MSRC_PERF && m->type != PERF_TYPE_SOFTWARE &&
+	       m->type != PERF_TYPE_TRACEPOINT && ms->s.n > 0 && ms->s.max == 0;
+}
+
 static void warn_for(struct analysis *a, const struct result *r, struct metric_summary *ms)
 {
 	struct strbuf label = STRBUF_INIT, sb = STRBUF_INIT;
@@ -85,6 +94,20 @@ static void warn_for(struct analysis *a, const struct result *r, struct metric_s
 			    ms->s.outliers_mild, ms->s.outliers_extreme);
 		add_warning(a, name, "check for interference (other load, swapping); "
 				     "outliers are never dropped", sb.buf);
+		strbuf_reset(&sb);
+	}
+	if (counted_zero(r, ms)) {
+		strbuf_addf(&sb, "counted 0 in every run: this PMU may not implement it (an "
+			    "event number the PMU does not implement can open and count nothing)");
+		add_warning(a, name, "'pmustat list' and the PMU's sysfs events/ say which events "
+				     "it implements", sb.buf);
+		strbuf_reset(&sb);
+	}
+	if (ms->zero_denominator) {
+		strbuf_addf(&sb, "undefined in every run: its denominator '%s' counted 0 "
+			    "(both inputs were counted in the same runs)",
+			    ms->zero_denominator);
+		add_warning(a, name, "see the note on the denominator", sb.buf);
 		strbuf_reset(&sb);
 	}
 	if (ms->has_cross) {
@@ -160,6 +183,19 @@ out:
 	return ok;
 }
 
+/* Was run i of variant v counted with both metrics a and b? */
+static int counted_together(const struct result *r, size_t v, int a, int b)
+{
+	for (size_t i = 0; i < r->nruns; i++)
+		if (r->runs[i].variant == (int)v && result_value_usable(r, &r->runs[i], (size_t)a) &&
+		    result_value_usable(r, &r->runs[i], (size_t)b))
+			return 1;
+	return 0;
+}
+
+/* A ratio with no per-run value: its inputs were counted in different runs
+ * (estimated across runs), or together with a denominator of 0 in every
+ * run (undefined: said so, never called a cross-group ratio). */
 static void cross_group_ratio(const struct result *r, struct metric_summary *ms)
 {
 	const struct result_metric *met = &r->metrics[ms->metric];
@@ -170,6 +206,10 @@ static void cross_group_ratio(const struct result *r, struct metric_summary *ms)
 	if (met->source != MSRC_FORMULA || ms->s.n ||
 	    !analysis_ratio_shape(r, met->formula, &num, &den, &k))
 		return;
+	if (counted_together(r, ms->variant, num, den)) {
+		ms->zero_denominator = r->metrics[den].name;
+		return;
+	}
 	ny = result_collect(r, ms->variant, (size_t)num, &y);
 	nx = result_collect(r, ms->variant, (size_t)den, &x);
 	if (ny >= 2 && nx >= 2) {

@@ -27,6 +27,9 @@ struct metric_summary {
 	 * otherwise.
 	 */
 	int has_cross;
+	/* a ratio whose inputs were counted together, with a denominator of
+	 * 0 in every run: the denominator's name (else NULL) */
+	const char *zero_denominator;
 	struct stats_ratio cross;	/* scaled by the formula's constant factor */
 };
 
