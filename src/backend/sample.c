@@ -85,7 +85,9 @@ static void fill_attr(struct perf_event_attr *a, const struct sample_opts *o, in
 		a->type = PERF_TYPE_SOFTWARE;
 		a->config = PERF_COUNT_SW_CPU_CLOCK;
 	}
-	if (o->event != SAMPLE_UPROBE) {
+	if (o->event != SAMPLE_UPROBE && o->period) {
+		a->sample_period = o->period;
+	} else if (o->event != SAMPLE_UPROBE) {
 		a->freq = 1;
 		a->sample_freq = o->freq;
 	}

@@ -68,6 +68,7 @@ struct sample_opts {
 	unsigned stack_bytes;		/* SAMPLE_CHAIN_DWARF: stack copied, a multiple of 8 */
 	size_t pages;		/* ring buffer data pages per CPU (a power of two) */
 	int exclude_kernel;	/* user space only (perf_event_paranoid forbids more) */
+	unsigned period;	/* a sample every period events (attr.sample_period); 0: freq */
 	/* SAMPLE_UPROBE: nuprobes probes, each at (uprobe_path[i],
 	 * uprobe_offset[i]); the strings must outlive the set. freq unused. */
 	int uprobe_type;

@@ -116,6 +116,7 @@ struct campaign_opts {
 	unsigned trace_runs;	/* traced (untimed) runs per variant (0: 1) */
 	unsigned profile_frames;	/* frames per allocation call site (0: 4) */
 	unsigned profile_hz;	/* --profile-rate (0: 999) */
+	unsigned profile_period;	/* --profile-period: a sample every N events (0: by rate) */
 	const char *call_graph;	/* --call-graph: dwarf (NULL: the default), fp, none */
 	const char *sim_args;	/* words appended to each command in simulated
 				 * runs (a smaller input), or NULL */

@@ -789,6 +789,7 @@ static int profile_plan(struct campaign *c, void **state, struct mech_needs *nee
 		[SAMPLE_CHAIN_DWARF] = ("; call chains unwound from a copy of the user stack "
 					"(up to 64 KiB per sample) with DWARF call-frame information"),
 	};
+	char rate[48];
 	int hw;
 
 	if (!(c->o->profile & PROFILE_TIME))
@@ -797,6 +798,7 @@ static int profile_plan(struct campaign *c, void **state, struct mech_needs *nee
 		return -1;
 	so.freq = c->o->profile_hz ? c->o->profile_hz : PROFILE_DEFAULT_HZ;
 	so.exclude_kernel = c->res.kernel_excluded;
+	so.period = c->o->profile_period;
 	hw = sample_probe(&so, NULL) == 0;
 	if (!hw) {
 		so.event = SAMPLE_CPU_CLOCK;
@@ -810,12 +812,16 @@ static int profile_plan(struct campaign *c, void **state, struct mech_needs *nee
 	s->kernel_metric = s->unknown_metric = (size_t)-1;
 	result_add_metric(&c->res, PROFILE_SAMPLES, "", MSRC_PROFILE)->hidden = 1;
 	s->samples_metric = c->res.nmetrics - 1;
+	if (so.period)
+		snprintf(rate, sizeof(rate), "every %u %s", so.period, hw ? "cycles" : "ns");
+	else
+		snprintf(rate, sizeof(rate), "at %u Hz", so.freq);
 	result_add_note(&c->res, NOTE_NOTE, NULL, NULL,
-			"profile: %s sampled on %s at %u Hz%s; self time per function "
+			"profile: %s sampled on %s %s%s; self time per function "
 			"is %s, attributed to the innermost (possibly inlined) function%s",
 			c->o->profile_timed ? "the timed runs"
 					    : "runs of its own (one per timed block, paired)",
-			hw ? "cycles" : "cpu-clock", so.freq,
+			hw ? "cycles" : "cpu-clock", rate,
 			hw ? "" : " (this host counts no cycles: a software timer, which works "
 				  "without a PMU)",
 			hw ? "in cycles" : "CPU time in ns", how[so.chain]);
@@ -827,6 +833,24 @@ static int profile_plan(struct campaign *c, void **state, struct mech_needs *nee
 				getenv("DEBUGINFOD_URLS"));
 	*state = s;
 	return 0;
+}
+
+/* Said once: a run ended before its first sample. */
+static void note_empty_run(struct campaign *c, const struct profile_state *s, size_t run_index)
+{
+	if (s->so.period)
+		result_add_note(&c->res, NOTE_WARNING, NULL,
+				"lower --profile-period or give the program more work",
+				"profile: run %zu ended before its first sample (less work than one "
+				"period of %u); runs without samples count as 0 in every function",
+				run_index + 1, s->so.period);
+	else
+		result_add_note(&c->res, NOTE_WARNING, NULL,
+				"raise --profile-rate (up to kernel.perf_event_max_sample_rate) or "
+				"give the program more work",
+				"profile: run %zu ended before its first sample (less CPU time than one "
+				"period at %u Hz); runs without samples count as 0 in every function",
+				run_index + 1, s->so.freq);
 }
 
 /* ---- reading during the run -------------------------------------------- */
@@ -945,12 +969,7 @@ static void profile_end(struct campaign *c, void *state, void *run,
 	if (col->corrupt)
 		result_add_note(&c->res, NOTE_WARNING, NULL, NULL, "profile: %s", col->corrupt);
 	if (!col->nhits && !s->empty_runs++)
-		result_add_note(&c->res, NOTE_WARNING, NULL,
-				"raise --profile-rate (up to kernel.perf_event_max_sample_rate) or "
-				"give the program more work",
-				"profile: run %zu ended before its first sample (less CPU time than one "
-				"period at %u Hz); runs without samples count as 0 in every function",
-				run_index + 1, s->so.freq);
+		note_empty_run(c, s, run_index);
 	attribute(c, s, col, run_index);
 	note_chains(c, s);
 	if (col->lost && s->so.pages < PROFILE_MAX_PAGES)
@@ -1032,6 +1051,7 @@ static size_t profile_options(struct campaign_opts *o, struct option *rows, size
 	const struct option mine[] = {
 		{ OPT_CALLBACK, 0, "profile", &o->profile, "[=modes]", "time: sample runs of its own (one per timed block, never the timed runs), where the time goes per function; allocs: allocation call sites, in untimed traced runs (default both; compare: where the difference is)", .callback = profile_modes, .optional_arg = 1 },
 		{ OPT_UINT, 0, "profile-rate", &o->profile_hz, "hz", "samples per second of CPU time (default 999)", 1, 1e6 },
+		{ OPT_UINT, 0, "profile-period", &o->profile_period, "n", "a sample every n cycles (or ns of cpu-clock) instead of a rate: the number of samples then follows the work, not time", 1, 4e9 },
 		{ OPT_BOOL, 0, "profile-timed", &o->profile_timed, NULL, "sample inside the timed runs (half the runs; the verdicts then carry the sampling's cost)" },
 		{ OPT_STRING, 0, "call-graph", &o->call_graph, "mode", "--profile's call chains: dwarf[,BYTES] (default), fp or none" },
 	};
