@@ -31,21 +31,6 @@ all_equal() {
 	[ -n "$vals" ] && [ -z "$(echo "$vals" | grep -vx "$3")" ]
 }
 
-# ---- defect 6: ten events with nmi_watchdog=0, -e only, counted for real
-t_ten_events() {
-	ev=r08,r11,r08:u,r11:u,instructions,cycles,instructions:u,cycles:u,r08:k,r11:k
-	want=$(asm_count 1000)
-	if $P stat -r 2 -e $ev -o t.json -- /pmu/asmloop 1000 >out 2>&1 &&
-	   all_equal t.json instructions:u "$want" && unscaled t.json; then
-		pass ten-events "$ev: counted in 2 rotated groups, unscaled, instructions:u = $want (nmi_watchdog=$(cat /proc/sys/kernel/nmi_watchdog))"
-	else
-		fail ten-events "the ten-event list was refused or scaled"
-	fi
-}
-
-nopmu=0
-case "$model" in *pmu=off*) nopmu=1 ;; esac
-
 # ---- the kernel's PMU driver -------------------------------------------
 t_driver() {
 	line=$(dmesg | grep 'hw perfevents' | head -1)
@@ -58,6 +43,21 @@ t_driver() {
 	case "$line" in
 	*"armv8_pmuv3 PMU driver, "*" counters available"*) pass driver "${line#*] }" ;;
 	*) fail driver "no armv8_pmuv3 line in dmesg: '$line'" ;;
+	esac
+}
+
+# ---- defect 3: no PMU by the VM's configuration, not the kernel's fault ------
+t_doctor_nopmu() {
+	$P doctor >out 2>&1
+	line=$(grep ' core_pmu ' out | sed 's/^ *//')
+	case "$line" in
+	*"no hardware PMU: virtual machine without a virtual PMU (QEMU virt machine)"*)
+		if grep -q "newer kernel" out; then
+			fail doctor-nopmu "still advises a newer kernel"
+		else
+			pass doctor-nopmu "$line; fix: $(grep -A2 ' core_pmu ' out | sed -n 's/.*fix: *//p')"
+		fi ;;
+	*) fail doctor-nopmu "want the VM's configuration blamed, got: $line" ;;
 	esac
 }
 
@@ -228,7 +228,7 @@ t_doctor_live() {
 	case "$line" in
 	ok*"core PMU 'armv8_pmuv3' (type "*"multiplexing every "*" ms"*)
 		pass doctor-live "$line" ;;
-	*) fail doctor-live "want an ok core_pmu line naming armv8_pmuv3 and its multiplexing interval" ;;
+	*) fail doctor-live "want an ok core_pmu line naming armv8_pmuv3 and its multiplexing interval, got: $line" ;;
 	esac
 }
 
@@ -244,15 +244,65 @@ t_ten_events() {
 	fi
 }
 
+# ---- defect 4: honest about what this PMU implements ---------------------
+t_zero_note() {
+	$P stat -r 2 -e r10:u,instructions:u -o z.json -- /pmu/asmloop 1000 >out 2>&1 ||
+		{ fail zero-note "pmustat stat exited $?"; return; }
+	raw=$($Q z.json runs.0.values.r10:u 2>/dev/null)
+	if grep -q "r10:u: counted 0 in every run: this PMU may not implement it" out; then
+		pass zero-note "r10:u (BR_MIS_PRED, not in events/) read 0 in every run, noted: $raw"
+	elif [ "$raw" = null ] || [ "$($Q z.json runs.0.values.r10:u.time_running 2>/dev/null)" = 0 ]; then
+		skip zero-note "r10:u (BR_MIS_PRED, not in events/) got no count in any run here (value $raw, shown as 'no usable runs'): no count to note; the note is tested on a constructed result (t-qemu-fixtures.sh)"
+	else
+		fail zero-note "no 'counted 0 in every run' note for r10:u: $raw"
+	fi
+}
+t_list_live() {
+	$P list >out 2>&1
+	yes=$(grep -E '^  [a-z0-9-]+ +yes ' out | awk '{print $1}' | grep -v -e task-clock -e page-faults \
+		-e context-switches -e cpu-migrations | tr '\n' ' ')
+	$P stat -r 2 -m default -- /pmu/asmloop 1000 >>out 2>&1
+	if grep -q "not supported on PMU 'cpu'" out; then
+		fail list "a row dropped with only \"not supported on PMU 'cpu'\""
+	elif grep -E '^  (branches|branch-misses|l1d-misses) +yes' out >/dev/null; then
+		fail list "branch or cache events listed as countable"
+	else
+		pass list "hardware metrics countable here: $yes; branches and branch-misses: not implemented by this PMU (said so)"
+	fi
+}
+
+# ---- --profile on the hardware cycles event --------------------------------
+# A sample every PERIOD user cycles of asmloop would give floor(cycles /
+# PERIOD) samples per run, but QEMU 7.2 (under -icount) delivers the PMU's
+# overflow interrupt only at the next timer tick, on cycles as on
+# instructions (measured: 6 samples for 20 periods of 1,000,000 cycles): the
+# exact count is not asserted, and a skip line says so. What holds: every
+# run sampled on the hardware cycles event, at the fixed period, with at
+# least one sample, user space only.
+t_profile() {
+	n=10000000 period=1000000
+	cyc=$(($(asm_count $n) << shift_))
+	runas $P stat -r 2 --profile=time --profile-period $period --call-graph none -o pr.json \
+		-- /pmu/asmloop $n >out 2>&1 || { fail profile "pmustat stat exited $?"; return; }
+	got=$(run_values pr.json profile:samples | tr '\n' ' ')
+	if grep -q "sampled on cycles every $period cycles" out &&
+	   [ -z "$(run_values pr.json profile:samples | grep -vx '[1-9][0-9]*')" ] && [ -n "$got" ]; then
+		pass profile "sampled on the hardware cycles event every $period cycles: $got samples per run ($((cyc / period)) periods)"
+		skip profile-exact "QEMU 7.2 raises the PMU overflow interrupt only at the next timer tick: $got samples for $((cyc / period)) periods"
+	else
+		fail profile "want samples on cycles every $period in every run, got: $got"
+	fi
+}
+
 nopmu=0
 case "$model" in *pmu=off*) nopmu=1 ;; esac
 shift 2
 if [ $# = 0 ]; then
 	case "$model" in
 	neoverse-n1) set -- driver stat_exact stat_m_exact ipc past_2_32 regions user_read compare capacity \
-		doctor_live ten_events ;;
-	*pmu=off*) set -- driver ;;
-	*) set -- driver stat_exact stat_m_exact ipc ;;
+		doctor_live ten_events zero_note list_live profile ;;
+	*pmu=off*) set -- driver doctor_nopmu ;;
+	*) set -- driver stat_exact stat_m_exact ipc list_live ;;
 	esac
 fi
 sysctl -qw kernel.perf_event_paranoid=2

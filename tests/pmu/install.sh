@@ -7,7 +7,7 @@
 # "missing: PKG..." and exits 1, so that the caller can SKIP naming them.
 set -u
 HOST_PKGS="qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross cpio"
-ARM_PKGS="libjansson-dev:arm64 libdw-dev:arm64 libelf-dev:arm64 libpfm4-dev:arm64"
+ARM_PKGS="libjansson-dev:arm64 libdw-dev:arm64 libelf-dev:arm64 libpfm4-dev:arm64 libiberty-dev:arm64"
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 missing=""
 for p in $HOST_PKGS $ARM_PKGS; do installed "$p" || missing="$missing $p"; done
