@@ -282,7 +282,7 @@ t_list_live() {
 t_profile() {
 	n=10000000 period=1000000
 	cyc=$(($(asm_count $n) << shift_))
-	runas $P stat -r 2 --profile=time --profile-period $period --call-graph none -o pr.json \
+	runas $P stat -r 2 --profile=time --profile-timed --profile-period $period --call-graph none -o pr.json \
 		-- /pmu/asmloop $n >out 2>&1 || { fail profile "pmustat stat exited $?"; return; }
 	got=$(run_values pr.json profile:samples | tr '\n' ' ')
 	if grep -q "sampled on cycles every $period cycles" out &&
