@@ -25,7 +25,7 @@ BUILD=${BUILD:-$root/build}
 CACHE=${PMU_CACHE:-$BUILD/pmu-cache}
 OUT=$BUILD/pmu
 ARM=$OUT/arm64
-PMU_TIMEOUT=${PMU_TIMEOUT:-300}
+PMU_TIMEOUT=${PMU_TIMEOUT:-600}
 CROSS=aarch64-linux-gnu-
 JOBS=${JOBS:-2}
 # The boots: a catalogue uarch, one without stall events (at a second
