@@ -124,6 +124,8 @@ static int finish_run(struct campaign *c, const struct sched_slot *slot, double 
 	campaign_compute_formulas(c, &c->res.runs[idx]);
 	if (campaign_persist(c, idx, err))
 		return -1;
+	if (xalloc_reserve_spent())
+		return campaign_out_of_memory(c, err);
 	st = c->res.runs[idx].status;
 	if (st == RUN_EXEC_FAILED ||
 	    (!c->o->ignore_failure && st != RUN_OK && st != RUN_INTERRUPTED))
@@ -453,6 +455,7 @@ int campaign_run(struct campaign *c, struct error *err)
 		c->output_failed = 1;
 		return -1;
 	}
+	xalloc_reserve(CAMPAIGN_MEMORY_RESERVE);
 	/* --setup of every variant, before the budget's clock starts. */
 	if (campaign_hooks_all(c, HOOK_SETUP, err))
 		return -1;

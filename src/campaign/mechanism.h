@@ -180,6 +180,12 @@ int campaign_outputs_check(const struct campaign *c, struct error *err);
 /* Open the outputs' journal and CSV before the first run (record.c). */
 int campaign_outputs_open(struct campaign *c, struct error *err);
 
+/* Address space the campaign sets aside for running out of memory
+ * (xalloc_reserve): the run that hits the limit finishes, and the campaign
+ * stops after it with campaign_out_of_memory's error. */
+#define CAMPAIGN_MEMORY_RESERVE (2u << 20)
+int campaign_out_of_memory(const struct campaign *c, struct error *err);
+
 /* The error for a run that stops the campaign (record.c). */
 int campaign_run_failure(struct campaign *c, size_t run_index, const struct measure_outcome *out,
 			 struct error *err);

@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "campaign/mechanism.h"
@@ -217,6 +218,18 @@ int campaign_finish(struct campaign *c, struct error *err)
 }
 
 /* ---- failures and notes ------------------------------------------------- */
+
+int campaign_out_of_memory(const struct campaign *c, struct error *err)
+{
+	struct rlimit rl;
+
+	error_set(err, ERR_RUNTIME, "out of memory after run %zu", c->res.nruns);
+	if (!getrlimit(RLIMIT_AS, &rl) && rl.rlim_cur != RLIM_INFINITY)
+		return error_hint(err, "the address space is limited to %llu MB (ulimit -v): raise "
+				  "the limit, or measure fewer events or without --profile",
+				  (unsigned long long)(rl.rlim_cur >> 20));
+	return error_hint(err, "free memory, or measure fewer events or without --profile");
+}
 
 static void command_line(const struct result_variant *v, struct strbuf *sb)
 {

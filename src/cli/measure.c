@@ -114,7 +114,10 @@ int cli_campaign_conclude(struct campaign *c, campaign_renderer render, int quie
 	out_rc = campaign_finish(c, &fin);
 	if (out_rc && fin.kind != ERR_NONE && !rc)
 		cli_error(&fin);
-	if (!rc || c->res.interrupted || (c->output_failed && c->res.nruns)) {
+	/* Stopped by the machine, not by a run (an output, the memory): what
+	 * finished is shown. */
+	if (!rc || c->res.interrupted ||
+	    ((c->output_failed || xalloc_reserve_spent()) && c->res.nruns)) {
 		render_table(c, render, quiet);
 		if (write_markdown(c, render))
 			out_rc = PMU_EXIT_RUNTIME;

@@ -18,37 +18,68 @@
 
 static char strbuf_empty[1];
 
+/*
+ * The reserve (see strbuf.h): address space set aside, untouched, and given
+ * back at the first allocation that fails, so that the allocation is tried
+ * again and the program gets as far as its next safe point.
+ */
+static void *reserve;
+static int reserve_spent;
+
+void xalloc_reserve(size_t n)
+{
+	if (!reserve && !reserve_spent)
+		reserve = malloc(n);
+}
+
+int xalloc_reserve_spent(void)
+{
+	return __atomic_load_n(&reserve_spent, __ATOMIC_SEQ_CST);
+}
+
+/* Taken atomically: the profiler's reader thread allocates too. */
+static int spend_reserve(void)
+{
+	void *r = __atomic_exchange_n(&reserve, NULL, __ATOMIC_SEQ_CST);
+
+	if (!r)
+		return 0;
+	free(r);
+	__atomic_store_n(&reserve_spent, 1, __ATOMIC_SEQ_CST);
+	return 1;
+}
+
+static void *out_of_memory(void)
+{
+	fputs("fatal: out of memory\n", stderr);
+	abort();
+}
+
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 
-	if (!p) {
-		fputs("fatal: out of memory\n", stderr);
-		abort();
-	}
-	return p;
+	if (!p && spend_reserve())
+		p = malloc(n ? n : 1);
+	return p ? p : out_of_memory();
 }
 
 void *xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
 
-	if (!p) {
-		fputs("fatal: out of memory\n", stderr);
-		abort();
-	}
-	return p;
+	if (!p && spend_reserve())
+		p = calloc(n ? n : 1, size ? size : 1);
+	return p ? p : out_of_memory();
 }
 
 void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
 
-	if (!q) {
-		fputs("fatal: out of memory\n", stderr);
-		abort();
-	}
-	return q;
+	if (!q && spend_reserve())
+		q = realloc(p, n ? n : 1);
+	return q ? q : out_of_memory();
 }
 
 char *xstrndup(const char *s, size_t n)

@@ -50,6 +50,16 @@ char *strbuf_detach(struct strbuf *sb);
 void strv_free(char **v);
 
 /* Allocation that never returns NULL. */
+/*
+ * Running out of memory in the middle of a campaign should stop it like any
+ * other runtime error (the table of the finished runs, the journal intact),
+ * not abort. xalloc_reserve(n) sets n bytes of address space aside; the
+ * first x*alloc that fails gives them back and tries again, and
+ * xalloc_reserve_spent() then says so to whoever can stop cleanly (the
+ * campaign loop, after each run). A failure with the reserve spent aborts.
+ */
+void xalloc_reserve(size_t n);
+int xalloc_reserve_spent(void);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
