@@ -647,14 +647,27 @@ static void frame_push(struct walk *w, const char *name, int inlined)
 
 	ALLOC_GROW(s->frames, s->nframes + 1, s->aframes);
 	f = &s->frames[s->nframes++];
-	f->function = name ? display_name(s, name) : UNKNOWN;
+	f->vaddr = w->m ? w->addr - w->m->bias : 0;
+	if (!name && f->vaddr && w->object) {
+		/* code no symbol names, in a file that could be read: its 4 KiB
+		 * page of the object's own addresses, the one spelling of unnamed
+		 * code in every table ("[libfoo.so+0x35000]", as nm counts) */
+		const char *slash = strrchr(w->object, '/');
+		struct strbuf page = STRBUF_INIT;
+
+		strbuf_addf(&page, "[%s+0x%llx]", slash ? slash + 1 : w->object,
+			    (unsigned long long)(f->vaddr & ~0xfffull));
+		f->function = intern(&s->strings, page.buf);
+		strbuf_release(&page);
+	} else {
+		f->function = name ? display_name(s, name) : UNKNOWN;
+	}
 	f->key = key_of(s, f->function);
 	f->object = w->object;
 	f->file = intern(&s->strings, w->file);
 	f->line = w->line;
 	f->unit = intern(&s->strings, w->unit);
 	f->inlined = inlined;
-	f->vaddr = w->m ? w->addr - w->m->bias : 0;
 }
 
 /* Where an inlined instance was called from: the next frame's position. */
@@ -809,11 +822,36 @@ int symbolizer_lookup(struct symbolizer *s, uint64_t addr, struct sym_frame *out
 
 /* ---- what is missing --------------------------------------------------- */
 
+/* The suite of Debian's debug archive for this system ("bookworm-debug"),
+ * from /etc/os-release, into sb; 0 when this is no Debian release. */
+static int debug_suite(struct strbuf *sb)
+{
+	struct strbuf os = STRBUF_INIT;
+	const char *id, *code;
+	int found = 0;
+
+	if (strbuf_read_file(&os, "/etc/os-release") == 0 && os.buf &&
+	    (id = strstr(os.buf, "\nID=debian")) != NULL && (id[10] == '\n' || !id[10]) &&
+	    (code = strstr(os.buf, "VERSION_CODENAME=")) != NULL) {
+		code += strlen("VERSION_CODENAME=");
+		strbuf_addf(sb, "%.*s-debug", (int)strcspn(code, "\n\""), code);
+		found = code[0] && code[0] != '\n';
+	}
+	strbuf_release(&os);
+	return found;
+}
+
 static void gap_hint(struct strbuf *sb, const struct module *m)
 {
+	struct strbuf suite = STRBUF_INIT;
+
 	strbuf_adds(sb, "; install its debug symbols (the -dbgsym package");
 	if (m->debug_path)
 		strbuf_addf(sb, ", which provides %s", m->debug_path);
+	/* -dbgsym packages are not in the main archive: say where they are */
+	if (debug_suite(&suite))
+		strbuf_addf(sb, ", from Debian's debug archive debian-debug, suite %s", suite.buf);
+	strbuf_release(&suite);
 	strbuf_adds(sb, ") or build it with -g");
 }
 

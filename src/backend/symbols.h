@@ -68,8 +68,10 @@ struct sym_frame {
 	/* The function: the symbol table's name, demangled when it is a C++
 	 * or Rust name (symbol_demangle); DWARF's name for an
 	 * inlined function (or where the symbol table has none); "[plt]" in
-	 * a PLT stub; "[unknown]" when nothing names the address; "[vdso]" in
-	 * the vDSO. */
+	 * a PLT stub; "[object+0xPAGE]" (the 4 KiB page of the object's own
+	 * addresses) when nothing names an address in a file that could be
+	 * read; "[unknown]" when nothing names it elsewhere; "[vdso]" in the
+	 * vDSO. */
 	const char *function;
 	/* The matching key: function with compiler suffixes removed
 	 * (symbol_key), so that sp_norm.constprop.0 in one build and sp_norm

@@ -261,7 +261,9 @@ static void on_function(void *ctx, const char *fn, const uint64_t *ev)
 	memcpy(one.ev, ev, sizeof(one.ev));
 	one.have = (1u << SIM_NEVENTS) - 1;
 	one.used.ll_level = f->ll_level;
-	name = symbol_demangle(fn);	/* cachegrind runs with --demangle=no */
+	/* cachegrind runs with --demangle=no; "???" is its unnamed code,
+	 * spelled as the profile spells code it cannot place */
+	name = symbol_demangle(strcmp(fn, "???") ? fn : "[unknown]");
 	key = symbol_key(name);
 	free(name);
 	for (size_t i = 0; i < sizeof(fn_counts) / sizeof(fn_counts[0]); i++) {
