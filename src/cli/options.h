@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "campaign/campaign.h"
-#include "cli/variants.h"
+#include "campaign/variants.h"
 #include "core/parseopt.h"
 
 enum measure_cmd { MEASURE_STAT, MEASURE_COMPARE };

@@ -4,7 +4,7 @@
  * Parameter values (params.c) are strings, put in wherever "{NAME}"
  * stands: the command words, the -n name, the hook commands.
  */
-#include "cli/variants.h"
+#include "campaign/variants.h"
 
 #include <stdlib.h>
 #include <string.h>

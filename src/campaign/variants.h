@@ -4,11 +4,12 @@
  * a shell or through --shell SHELL; parameters (--parameter-scan,
  * --parameter-list) that turn one command with {NAME} in it into one
  * variant per value; and the hook commands (--setup, --prepare, --conclude,
- * --cleanup) of each variant, with its parameters put in. Shared by stat
- * and compare, whose option rows (options.c) fill it.
+ * --cleanup) of each variant, with its parameters put in. Pure (no
+ * process is started; tests/unit/test_variants.c); shared by stat and
+ * compare, whose option rows (cli/options.c) fill it.
  */
-#ifndef PMU_CLI_VARIANTS_H
-#define PMU_CLI_VARIANTS_H
+#ifndef PMU_CAMPAIGN_VARIANTS_H
+#define PMU_CAMPAIGN_VARIANTS_H
 
 #include <stddef.h>
 

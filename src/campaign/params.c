@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/variants.h"
+#include "campaign/variants.h"
 #include "core/parseopt.h"
 #include "core/strbuf.h"
 
