@@ -459,7 +459,7 @@ int sim_prepare(struct sim_run *r, const char *valgrind, const struct cache_geom
 		char *const *argv, struct error *err)
 {
 	static const char *const fixed[] = {
-		"-q", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes",
+		"-q", "--vgdb=no", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes",
 		"--trace-children=yes",
 		/* raw names: the profile demangles them itself (symbol_demangle),
 		 * so that a function is spelled one way in the whole report */

@@ -28,9 +28,13 @@ int path_usable(const char *path, int mode);
 char *path_search(const char *name, const char *path_env, int mode);
 
 /*
- * Create a fresh directory <$TMPDIR or /tmp>/<prefix>XXXXXX, mode 0700, and
- * return its path in *out (caller frees). On failure -1 with "cannot create a
- * directory in '<dir>': <reason>" and a hint about TMPDIR.
+ * Create a fresh directory <$TMPDIR or /tmp>/<prefix><pid>-<start>-XXXXXX,
+ * mode 0700, and return its path in *out (caller frees); pid and start (its
+ * start time, /proc/PID/stat) name the process that owns it. First the
+ * directories of this prefix that a killed pmustat left behind are removed:
+ * this user's, whose owner is no longer running (several pmustat processes
+ * may run at once: a live one's directory is kept). On failure -1 with
+ * "cannot create a directory in '<dir>': <reason>" and a hint about TMPDIR.
  */
 int tmpdir_make(const char *prefix, char **out, struct error *err);
 

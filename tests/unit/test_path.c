@@ -180,7 +180,16 @@ static void test_tmpdir(void **state)
 	assert_int_equal(tmpdir_make("pmustat-t.", &dir, &err), 0);
 	want = at("pmustat-t.");
 	assert_int_equal(strncmp(dir, want, strlen(want)), 0);
-	assert_int_equal(strlen(dir), strlen(want) + 6);
+	{	/* <prefix><pid>-<start time>-XXXXXX: the owner named */
+		long pid = 0;
+		unsigned long long start = 0;
+		int used = 0;
+
+		assert_int_equal(sscanf(dir + strlen(want), "%ld-%llu-%n", &pid, &start, &used), 2);
+		assert_int_equal(pid, (long)getpid());
+		assert_true(start > 0);
+		assert_int_equal(strlen(dir + strlen(want) + used), 6);
+	}
 	assert_int_equal(stat(dir, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
 	assert_int_equal(st.st_mode & 0777, 0700);

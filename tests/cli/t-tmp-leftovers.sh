@@ -1,0 +1,60 @@
+# Temporary directories a pmustat killed by SIGKILL left behind (the
+# call-count directory here; the exec and simulation directories are made
+# the same way, core/path.c) are removed by a later run: only pmustat's own
+# (its name, this user's), and only when the process that made it (pid and
+# start time in the name) is gone. Other campaigns run at the same time: a
+# live one's directory is kept.
+. "$TESTLIB"
+
+mkdir tmp
+export TMPDIR="$PWD/tmp"
+start_of() { sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f20; }
+
+# A real one: pmustat killed while the call-count run holds its directory.
+cat >wait.sh <<'EOF'
+#!/bin/sh
+[ -n "${PMUSTAT_COUNT_FILE-}" ] || exit 0
+read x <go
+EOF
+chmod +x wait.sh
+mkfifo go
+"$PMUSTAT" stat -q -m allocs -r 1 -- ./wait.sh >/dev/null 2>&1 &
+pid=$!
+i=0
+while ! ls tmp | grep -q "^pmustat-calls\.$pid-" && [ $i -lt 20000 ]; do i=$((i+1)); done
+killed=$(ls tmp | grep "^pmustat-calls\.$pid-") ||
+	{ kill -9 $pid; fail "no call-count directory of pmustat $pid"; }
+kill -9 $pid
+wait $pid 2>/dev/null
+exec 3<>go	# let the orphaned program end
+exec 3>&-
+[ -d "tmp/$killed" ] || fail "the directory went with pmustat"
+
+# Made by hand: a live process's (this shell's, with its start time), one
+# whose pid is alive but started at another time (the pid was reused),
+# another user's, and one of a name pmustat does not make.
+live="pmustat-calls.$$-$(start_of $$)-AAAAAA"
+reused="pmustat-calls.$$-1-BBBBBB"
+mkdir "tmp/$live" "tmp/$reused" tmp/pmustat-calls.XYZ123 tmp/other
+: >"tmp/$reused/counts"
+mkdir tmp/theirs
+chown nobody tmp/theirs 2>/dev/null && mv tmp/theirs "tmp/pmustat-calls.$pid-1-CCCCCC"
+ln -s "$PWD/tmp/other" "tmp/pmustat-calls.$pid-2-DDDDDD"
+
+run_pm 0 stat -q -m allocs -r 1 -- true
+[ ! -e "tmp/$killed" ] || fail "the killed campaign's directory was left"
+[ ! -e "tmp/$reused" ] || fail "a directory of a reused pid was left"
+[ -d "tmp/$live" ] || fail "a live process's directory was removed"
+[ -d tmp/pmustat-calls.XYZ123 ] || fail "a directory of another form was removed"
+[ -d tmp/other ] || fail "a link's target was removed"
+[ -L "tmp/pmustat-calls.$pid-2-DDDDDD" ] || fail "a link was removed"
+if [ -d "tmp/pmustat-calls.$pid-1-CCCCCC" ]; then
+	[ "$(stat -c %U "tmp/pmustat-calls.$pid-1-CCCCCC")" = nobody ] ||
+		fail "another user's directory changed hands"
+else
+	[ "$(id -u)" != 0 ] || ! id nobody >/dev/null 2>&1 || fail "another user's directory removed"
+fi
+# The run cleaned up its own: nothing but the above is left.
+left=$(ls tmp | grep -v -e "^$live\$" -e '^pmustat-calls.XYZ123$' -e '^other$' -e '-CCCCCC$' -e '-DDDDDD$')
+expect_eq "$left" "" "directories left"
+echo ok
