@@ -269,7 +269,7 @@ static void test_prepare(void **state)
 	struct strbuf out = STRBUF_INIT;
 	struct stat st;
 	const char *want[] = {
-		"/usr/bin/valgrind", "-q", "--tool=cachegrind", "--cache-sim=yes",
+		"/usr/bin/valgrind", "-q", "--vgdb=no", "--tool=cachegrind", "--cache-sim=yes",
 		"--branch-sim=yes", "--trace-children=yes", "--demangle=no", "--I1=32768,8,64",
 		"--D1=49152,12,64", "--LL=33554432,16,64", NULL, "--", "prog", "-x", "arg", NULL,
 	};
@@ -289,7 +289,7 @@ static void test_prepare(void **state)
 	assert_int_equal(stat(out.buf, &st), -1);	/* removed */
 	/* Host geometry: no cache options at all. */
 	assert_int_equal(sim_prepare(&r, "vg", NULL, argv, &err), 0);
-	assert_int_equal(strncmp(r.argv[7], "--cachegrind-out-file=", 22), 0);
+	assert_int_equal(strncmp(r.argv[8], "--cachegrind-out-file=", 22), 0);
 	sim_run_release(&r);
 	g.ll.size = 12u << 20;
 	assert_int_equal(sim_prepare(&r, "vg", &g, argv, &err), -1);
