@@ -145,8 +145,12 @@ static int run_slot(struct campaign *c, const struct sched_slot *slot, struct er
 
 	memset(&out, 0, sizeof(out));
 	/* --prepare, outside the measurement; an interrupt during it ends the
-	 * campaign before the run. */
-	if (campaign_hook(c, HOOK_PREPARE, (size_t)slot->variant, err) || c->sw.stop_signal) {
+	 * campaign before the run. A session is the exception: it ends on a
+	 * stop request inside its measure (the last interval recorded), so it
+	 * must get there, or a signal that came after run_block's poll would
+	 * leave the loop going round forever. */
+	if (campaign_hook(c, HOOK_PREPARE, (size_t)slot->variant, err) ||
+	    (c->sw.stop_signal && !c->launch->ended)) {
 		free(runs);
 		free_padded_env(padded);
 		return c->sw.stop_signal ? 0 : -1;

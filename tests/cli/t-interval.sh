@@ -45,7 +45,9 @@ expect_not_in out "Performance counter stats"
 "$BUILD/spin" 1 tids &
 spid=$!
 trap 'kill $spid 2>/dev/null' EXIT
-while [ ! -e tids ]; do sleep 0.01; done
+i=0
+while [ ! -e tids ] && [ $i -lt 6000 ]; do sleep 0.01; i=$((i + 1)); done
+[ -e tids ] || fail "spin did not start in 60 s"
 run_pm 0 stat -p "$spid" -I 50 -x, --duration 0.3 -e task-clock -o - 
 # stdout has the JSON, the rows went to stderr beside it.
 expect_eq "$(jv out options.target.interval_ms)" 50 "interval in JSON"
@@ -84,8 +86,14 @@ for sig in INT TERM; do
 	rm -f rows
 	"$PMUSTAT" stat -p "$spid" -I 20 -e task-clock -o s$sig.json >rows 2>err &
 	pm=$!
-	while [ ! -s rows ]; do sleep 0.01; done
+	i=0
+	while [ ! -s rows ] && [ $i -lt 6000 ]; do sleep 0.01; i=$((i + 1)); done
+	[ -s rows ] || { kill -9 "$pm"; fail "SIG$sig: no interval row in 60 s"; }
 	kill -$sig "$pm"
+	# pmustat must end by itself; a bounded wait, then it is a failure.
+	i=0
+	while kill -0 "$pm" 2>/dev/null && [ $i -lt 6000 ]; do sleep 0.01; i=$((i + 1)); done
+	kill -0 "$pm" 2>/dev/null && { kill -9 "$pm"; fail "SIG$sig: still running 60 s after the signal"; }
 	wait "$pm"
 	expect_eq "$?" 0 "ended by SIG$sig: exit code"
 	expect_eq "$(jv s$sig.json complete)" true "SIG$sig: complete"
