@@ -499,9 +499,11 @@ int campaign_run(struct campaign *c, struct error *err)
 	if (c->sw.stop_signal)
 		campaign_note_interrupted(c, l.total);
 	else if (!rc)
-		c->res.stop_reason = xstrdup(l.why.len ? l.why.buf : c->o->done_reason
-								 ? c->o->done_reason
-								 : "all runs done");
+		c->res.stop_reason = xstrdup(l.why.len ? l.why.buf
+					     /* no timed blocks: no rule, nor its limit */
+					     : !c->native ? "the simulated runs asked for ran"
+					     : c->o->done_reason ? c->o->done_reason
+					     : "all runs done");
 	if (c->o->ignore_failure)
 		campaign_note_ignored_failures(c);
 	campaign_note_left_behind(c);

@@ -89,6 +89,7 @@ struct profile_state {
 	int chains_noted;
 	unsigned empty_runs;	/* runs that ended before their first sample */
 	size_t pending;		/* PENDING_BYTES, or what the environment says */
+	char *how_note;		/* said in plan_done, once it is known runs are sampled */
 	char **gaps;		/* symbolization gaps already noted */
 	size_t ngaps;
 	uint64_t lost;
@@ -790,6 +791,7 @@ static int profile_plan(struct campaign *c, void **state, struct mech_needs *nee
 					"(up to 64 KiB per sample) with DWARF call-frame information"),
 	};
 	char rate[48];
+	struct strbuf note = STRBUF_INIT;
 	int hw;
 
 	if (!(c->o->profile & PROFILE_TIME))
@@ -816,15 +818,15 @@ static int profile_plan(struct campaign *c, void **state, struct mech_needs *nee
 		snprintf(rate, sizeof(rate), "every %u %s", so.period, hw ? "cycles" : "ns");
 	else
 		snprintf(rate, sizeof(rate), "at %u Hz", so.freq);
-	result_add_note(&c->res, NOTE_NOTE, NULL, NULL,
-			"profile: %s sampled on %s %s%s; self time per function "
-			"is %s, attributed to the innermost (possibly inlined) function%s",
-			c->o->profile_timed ? "the timed runs"
-					    : "runs of its own (one per timed block, paired)",
-			hw ? "cycles" : "cpu-clock", rate,
-			hw ? "" : " (this host counts no cycles: a software timer, which works "
-				  "without a PMU)",
-			hw ? "in cycles" : "CPU time in ns", how[so.chain]);
+	strbuf_addf(&note, "profile: %s sampled on %s %s%s; self time per function "
+				"is %s, attributed to the innermost (possibly inlined) function%s",
+				c->o->profile_timed ? "the timed runs"
+						    : "runs of its own (one per timed block, paired)",
+				hw ? "cycles" : "cpu-clock", rate,
+				hw ? "" : " (this host counts no cycles: a software timer, which "
+					  "works without a PMU)",
+				hw ? "in cycles" : "CPU time in ns", how[so.chain]);
+	s->how_note = strbuf_detach(&note);
 	if (getenv("DEBUGINFOD_URLS") && *getenv("DEBUGINFOD_URLS"))
 		result_add_note(&c->res, NOTE_NOTE, NULL,
 				"unset DEBUGINFOD_URLS to symbolize with local files only",
@@ -832,6 +834,27 @@ static int profile_plan(struct campaign *c, void **state, struct mech_needs *nee
 				"fetched from '%s' while the runs are symbolized",
 				getenv("DEBUGINFOD_URLS"));
 	*state = s;
+	return 0;
+}
+
+/* Once the policy has decided: the profile's runs pair with the timed
+ * blocks, so a campaign of simulated runs only samples nothing, and says so
+ * instead of describing runs that never happen. */
+static int profile_plan_done(struct campaign *c, void *state, struct mech_needs *need,
+			     struct error *err)
+{
+	struct profile_state *s = state;
+
+	(void)err;
+	if (!c->native) {
+		need->runs = 0;
+		result_add_note(&c->res, NOTE_NOTE, NULL, NULL,
+				"profile: no run was sampled: the campaign has no timed blocks "
+				"(simulated runs only) for the profile's runs to pair with; "
+				"cachegrind's per-function counts show where the instructions go");
+	} else {
+		result_add_note(&c->res, NOTE_NOTE, NULL, NULL, "%s", s->how_note);
+	}
 	return 0;
 }
 
@@ -1006,6 +1029,7 @@ static void profile_release(void *state)
 		free(s->gaps[i]);
 	free(s->paths);
 	free(s->gaps);
+	free(s->how_note);
 	free(s->sites);
 	free(s->chains);
 	free(s->incl);
@@ -1063,6 +1087,7 @@ const struct mechanism_ops mech_profile = {
 	.name = "profile",
 	.run_size = sizeof(struct profile_run),
 	.plan = profile_plan,
+	.plan_done = profile_plan_done,
 	.options = profile_options,
 	.begin = profile_begin,
 	.end = profile_end,

@@ -44,6 +44,14 @@ static void header(const struct result *r, const struct comparison_set *s, struc
 
 	for (size_t i = 0; i < r->nruns; i++)
 		warm += r->runs[i].warmup && r->runs[i].position == 0;
+	/* Simulated runs only (--backend sim): no timed block, so no stopping
+	 * rule either; say what ran rather than "0 blocks". */
+	if (!s->blocks_total && s->blocks_simulated) {
+		strbuf_addf(out, "\n pmustat compare: %zu variants, %zu simulated blocks "
+			    "(no timed runs), seed %llu\n", r->nvariants, s->blocks_simulated,
+			    (unsigned long long)r->seed);
+		goto stopped;
+	}
 	strbuf_addf(out, "\n pmustat compare: %zu variants, %zu blocks", r->nvariants,
 		    s->blocks_total);
 	if (warm && s->blocks_simulated)
@@ -54,6 +62,7 @@ static void header(const struct result *r, const struct comparison_set *s, struc
 		strbuf_addf(out, " (+%zu simulated)", s->blocks_simulated);
 	strbuf_addf(out, ", seed %llu\n", (unsigned long long)r->seed);
 	rule_line(r, out);
+stopped:
 	if (r->stop_reason) {
 		strbuf_adds(out, " stopped: ");
 		strbuf_add_printable(out, r->stop_reason);

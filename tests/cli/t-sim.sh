@@ -36,6 +36,16 @@ expect_eq "$(jv c.json comparisons.0.metric)" instructions "compared metric"
 expect_eq "$(jv c.json comparisons.0.verdict)" higher "verdict"
 awk -v r="$(jv c.json comparisons.0.ratio)" 'BEGIN { exit !(r > 1.5 && r < 2.0) }' ||
 	fail "instruction ratio $(jv c.json comparisons.0.ratio)"
+# Simulated runs only: no timed block, so no "0 blocks", no stopping rule or
+# block limit, and a profile that sampled nothing says so.
+run_pm 0 compare --backend sim --sim-runs 2 -m instructions --profile=time -o p.json -- "$L" 100000 -- "$L" 200000
+expect_in out "2 variants, 2 simulated blocks (no timed runs)"
+expect_not_in out "0 blocks"
+expect_not_in out " rule: "
+expect_not_in out "block limit"
+expect_eq "$(jv p.json stop_reason)" "the simulated runs asked for ran" "stop reason"
+expect_in out "profile: no run was sampled"
+expect_not_in out "sampled on cpu-clock"
 
 # no valgrind: a clear error with the install command
 (PATH=/nonexistent; export PATH; "$PMUSTAT" stat --backend sim -m instructions -- "$L" 10 >out 2>err)
