@@ -57,7 +57,7 @@ static _Atomic uint64_t counts[CC_NSLOTS];
 
 /* ---- call sites ----------------------------------------------------------- */
 
-#define SITE_SLOTS 16384u	/* power of two: 16 K distinct stacks */
+#define SITE_SLOTS CC_SITE_SLOTS	/* power of two: 16 K distinct stacks */
 #define SITE_PROBES 64		/* linear probes before a stack is given up */
 #define TLS __attribute__((tls_model("initial-exec"))) static __thread
 

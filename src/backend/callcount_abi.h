@@ -73,6 +73,9 @@ struct callcount_hdr {
 	uint32_t size;		/* bytes of the whole record, a multiple of 8 */
 };
 
+/* The shim's table of distinct call stacks per process (a power of two). */
+#define CC_SITE_SLOTS 16384u
+
 /* The stacks were unwound by libunwind's unw_backtrace (else by glibc's
  * backtrace(), libgcc's unwinder). */
 #define CC_FLAG_LIBUNWIND 1u

@@ -328,12 +328,14 @@ static void note_gaps(struct campaign *c, struct sites_state *s, struct symboliz
 
 /* Every image's sites, symbolized and summed by key. */
 static size_t sum_sites(struct campaign *c, struct sites_state *st,
-			const struct callcount_sites *cs, struct site_sum **out, uint64_t *unsited)
+			const struct callcount_sites *cs, struct site_sum **out, uint64_t *unsited,
+			size_t *most)
 {
 	size_t n = 0;
 
 	*out = NULL;
 	*unsited = 0;
+	*most = 0;
 	for (size_t i = 0; i < cs->n; i++) {
 		const struct callcount_image *im = &cs->img[i];
 		struct symbolizer *sym = symbolizer_new();
@@ -342,6 +344,8 @@ static size_t sum_sites(struct campaign *c, struct sites_state *st,
 		error_clear(&e);
 		symbolizer_add_maps(sym, im->maps, im->nmaps, &e);
 		*unsited += im->unsited;
+		if (im->nsites > *most)
+			*most = im->nsites;
 		for (size_t k = 0; k < im->nsites; k++) {
 			struct strbuf key = STRBUF_INIT, origin = STRBUF_INIT;
 			struct site_sum *t;
@@ -420,7 +424,8 @@ static void record_sites(struct campaign *c, struct sites_state *s, size_t v,
 {
 	struct site_sum *t;
 	uint64_t unsited;
-	size_t n = sum_sites(c, s, cs, &t, &unsited);
+	size_t most;
+	size_t n = sum_sites(c, s, cs, &t, &unsited, &most);
 	double tot[4] = { 0, 0, 0, (double)n };
 
 	for (size_t i = 0; i < n; i++) {
@@ -438,12 +443,23 @@ static void record_sites(struct campaign *c, struct sites_state *s, size_t v,
 	}
 	free(t);
 	campaign_set_value(c, run_index, s->marker, (double)n);
-	if (unsited)
+	/* A call is in no site when the table is full (or its probes ran out,
+	 * which needs a table well over half full), or else when it came from
+	 * inside the shim's own unwinding (the unwinder allocating its caches)
+	 * or had no frame outside the shim: say which the table's use shows. */
+	if (unsited && most >= CC_SITE_SLOTS / 2)
 		result_add_note(&c->res, NOTE_WARNING, NULL, NULL,
 				"allocation call sites: %llu allocating calls of run %zu found no "
-				"room in the shim's table of 16384 stacks (or came from inside "
-				"the unwinder) and are in no site",
-				(unsigned long long)unsited, run_index + 1);
+				"room in the shim's table of %u stacks (%zu in use) and are in "
+				"no site", (unsigned long long)unsited, run_index + 1,
+				CC_SITE_SLOTS, most);
+	else if (unsited)
+		result_add_note(&c->res, NOTE_NOTE, NULL, NULL,
+				"allocation call sites: %llu allocating calls of run %zu are in no "
+				"site: they were made while the shim unwound another call's stack "
+				"(the unwinder's own allocations) or had no frame outside the shim "
+				"(the table of %u stacks held %zu: it was not full)",
+				(unsigned long long)unsited, run_index + 1, CC_SITE_SLOTS, most);
 	check_agreement(c, s, v, tot);
 }
 
