@@ -87,10 +87,14 @@ unit: $(TEST_BIN)
 clitest: $(PMUSTAT) $(EXTRA_BINS)
 	@PMUSTAT=$(abspath $(PMUSTAT)) BUILD=$(abspath $(BUILD)) ONLY='$(ONLY)' sh tests/cli/run.sh
 
+# Each phase says its wall time, so that CI's 30 minutes stay in view.
 check: deps
-	@$(MAKE) --no-print-directory unit clitest fuzz-replay
-	@$(MAKE) --no-print-directory check-pmu
-	@$(MAKE) --no-print-directory asan
+	@t=$$(date +%s); $(MAKE) --no-print-directory unit clitest fuzz-replay && \
+		echo "check: unit, cli and fuzz-replay took $$(($$(date +%s) - t)) s"
+	@t=$$(date +%s); $(MAKE) --no-print-directory check-pmu && \
+		echo "check: the emulated-PMU tests took $$(($$(date +%s) - t)) s"
+	@t=$$(date +%s); $(MAKE) --no-print-directory asan && \
+		echo "check: the sanitizer pass took $$(($$(date +%s) - t)) s"
 
 # Exit 77 (packages not installable) has printed its SKIP line: not a failure.
 check-pmu:
