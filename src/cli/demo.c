@@ -83,7 +83,7 @@ static const struct demo_variant *find_variant(const char *name, struct error *e
 
 /* Everything the demo owns while its comparison runs. */
 struct demo_run {
-	struct compare_opts co;
+	struct compare_plan co;
 	char *argv_words[COMPARE_MAX_VARIANTS][12];	/* each variant's command line */
 	char *owned[COMPARE_MAX_VARIANTS * 12];
 	size_t nowned;
@@ -130,7 +130,7 @@ static void add_variant(struct demo_run *dr, const struct demo_opts *d, const ch
 static int build_compare(struct demo_run *dr, const struct demo_opts *d, const char *synth,
 			 struct error *err)
 {
-	struct compare_opts *co = &dr->co;
+	struct compare_plan *co = &dr->co;
 	char *list = xstrdup(d->variants), *save = NULL;
 	int rc = 0;
 
@@ -241,10 +241,8 @@ int cmd_demo(int argc, const char **argv)
 		fflush(stdout);
 		dr->rows = count_rows(dr->co.argv[0]);
 		dr->co.command = "demo";
-		dr->co.after = reading;
-		dr->co.after_data = dr;
 		compare_settle(&dr->co);
-		r = compare_run(&dr->co);
+		r = compare_run(&dr->co, 0, reading, dr);
 		if (r == PMU_EXIT_OK || r == PMU_EXIT_INTERRUPTED)
 			printf("\nresult written to %s (re-render: pmustat report %s --html demo.html)\n",
 			       d.out, d.out);

@@ -18,7 +18,7 @@
 #include "host/hostinfo.h"
 
 #define RESULT_SCHEMA "pmustat.result/1"
-/* What `compare` accepts (cli/compare.h); a result read back may not hold
+/* What `compare` accepts (campaign/compare_plan.h); a result read back may not hold
  * more, since analysis and tables grow with variants x metrics. */
 #define RESULT_MAX_VARIANTS 64
 
