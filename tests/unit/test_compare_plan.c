@@ -5,7 +5,9 @@
  * sequential rule, --decide keeping it with a target), the stop reason said
  * when every block ran, the variants' default names and the refusal of a
  * name given twice, and the regression verdict of --fail-on-regression on
- * constructed results whose verdicts the test's own values decide.
+ * constructed results whose verdicts the test's own values decide; the
+ * demo's plan (campaign/demo_plan.h): its variants' command lines, sizes
+ * and metrics, and the refusal of an unknown variant with a suggestion.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,9 +15,11 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "campaign/compare_plan.h"
+#include "campaign/demo_plan.h"
 #include "core/strbuf.h"
 
 static void test_default_rule_sequential(void **state)
@@ -141,6 +145,48 @@ static void test_regressions(void **state)
 	strbuf_release(&out);
 }
 
+static void test_demo_plan(void **state)
+{
+	struct demo_run *dr = calloc(1, sizeof(*dr));
+	struct demo_opts d;
+	struct error err;
+
+	(void)state;
+	demo_defaults(&d);
+	d.seeded = 1;
+	d.seed = 7;
+	d.labels = 3;
+	error_clear(&err);
+	assert_int_equal(demo_plan(dr, &d, "/x/r1cs-synth", &err), 0);
+	assert_int_equal(dr->co.nvariants, 4);
+	assert_string_equal(dr->co.names[3], "csr");
+	assert_string_equal(dr->co.argv[2][0], "/x/r1cs-synth");
+	assert_string_equal(dr->co.argv[2][2], "pool");
+	assert_string_equal(dr->co.argv[2][4], "inplace");
+	assert_string_equal(dr->co.argv[2][6], "3");
+	assert_string_equal(dr->co.argv[2][8], "20");
+	assert_null(dr->co.argv[2][9]);
+	assert_string_equal(dr->co.o.sim_args, "--labels 1 --blocks 2");
+	assert_non_null(strstr(dr->co.o.metrics, "allocs"));
+	assert_string_equal(dr->co.command, "demo");
+	assert_int_equal(dr->co.o.stop.kind, STOP_SEQUENTIAL);
+	assert_int_equal(dr->co.o.stop.max_blocks, 40);
+	assert_int_equal(dr->co.o.seed, 7);
+	demo_run_release(dr);
+	memset(dr, 0, sizeof(*dr));
+	d.variants = "vec,sv3";
+	assert_int_equal(demo_plan(dr, &d, "/x/r1cs-synth", &err), -1);
+	assert_string_equal(err.msg, "unknown demo variant 'sv3'");
+	assert_non_null(strstr(err.hint, "did you mean 'sv"));
+	demo_run_release(dr);
+	memset(dr, 0, sizeof(*dr));
+	d.variants = "vec";
+	assert_int_equal(demo_plan(dr, &d, "/x/r1cs-synth", &err), -1);
+	assert_string_equal(err.msg, "the demo needs at least two variants, got 1");
+	demo_run_release(dr);
+	free(dr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -149,6 +195,7 @@ int main(void)
 		cmocka_unit_test(test_target_ci_precision_unless_decide),
 		cmocka_unit_test(test_variant_names),
 		cmocka_unit_test(test_regressions),
+		cmocka_unit_test(test_demo_plan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
