@@ -154,6 +154,9 @@ struct campaign_launcher {
 	void (*recorded)(struct campaign *c, size_t run_index);
 	/* NULL, or the session's end: 1 with the reason in why. */
 	int (*ended)(struct campaign *c, struct strbuf *why);
+	/* The loop's clock in ns (the time budget, block durations, progress):
+	 * NULL = CLOCK_MONOTONIC; a fake one in the unit tests. */
+	uint64_t (*now_ns)(const struct campaign *c);
 };
 
 /* A command spawned per run through the spawn server (loop.c). */

@@ -7,13 +7,16 @@
  * loop, recorder, stopping rule and process mechanism run; only the launch
  * is fake: a run "takes" a wall time fixed by its variant, 1.5 times that
  * when the fake perturbing mechanism put its variable in the environment,
- * so every figure asserted is exact and no clock or host load is involved.
+ * so every figure asserted is exact and no clock or host load is involved:
+ * the launcher also brings the loop's clock, which advances by exactly the
+ * wall time of each fake run, so the time budget is tested too.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +39,15 @@ static struct {
 
 static char *const shim_env[] = { "FAKE_SHIM=1", NULL };
 
+/* The fake clock: ns of the fake runs so far. */
+static uint64_t fake_ns;
+
+static uint64_t fake_now(const struct campaign *c)
+{
+	(void)c;
+	return fake_ns;
+}
+
 static int fake_measure(struct campaign *c, const struct measure_spec *spec,
 			struct measure_outcome *out, struct error *err)
 {
@@ -46,12 +58,14 @@ static int fake_measure(struct campaign *c, const struct measure_spec *spec,
 	memset(out, 0, sizeof(*out));
 	out->sp.outcome = SPAWN_EXITED;
 	out->sp.wall_ns = (uint64_t)(b ? 200e6 : 100e6) * (shim ? 3 : 2) / 2;
+	fake_ns += out->sp.wall_ns;
 	if (c->res.nruns < MAXRUNS)
 		seen.shim[c->res.nruns] = shim;
 	return 0;
 }
 
-static const struct campaign_launcher fake_launcher = { .measure = fake_measure };
+static const struct campaign_launcher fake_launcher = { .measure = fake_measure,
+							.now_ns = fake_now };
 
 struct counter_state {
 	size_t metric;
@@ -158,6 +172,7 @@ static void setup_campaign(unsigned blocks, enum stop_kind kind, int vary)
 
 	memset(&seen, 0, sizeof(seen));
 	seen.vary = vary;
+	fake_ns = 1000000000000u;	/* any start: the budget counts from the first block */
 	memset(&opts, 0, sizeof(opts));
 	opts.stop = (struct stop_rule){ kind, 3, blocks, 0 };
 	opts.seed = 42;
@@ -284,6 +299,53 @@ static void test_sequential_stop(void **state)
 	campaign_release(&c);
 }
 
+static double last_left_s;
+
+static void note_progress(const struct campaign_progress *p, void *data)
+{
+	(void)data;
+	last_left_s = p->left_s;
+}
+
+/* The time budget (--max-time 3) on the fake clock: a timed block takes
+ * 0.3 s (a 0.1 s, b 0.2 s), the first two also carry an instrumented block
+ * of 0.45 s (1.5 times as long), so the mean block, which predicts the
+ * next, is 0.75, 0.75, 0.6, 0.525, 0.48 and 0.45 s; the loop stops after
+ * the sixth block at 2.7 s, since a seventh would end at 3.15 s, and says
+ * that the budget stopped it. */
+static void test_budget_stops(void **state)
+{
+	size_t instr = 0;
+
+	(void)state;
+	setup_campaign(50, STOP_FIXED, 0);
+	opts.max_time_s = 3;
+	opts.progress = note_progress;
+	last_left_s = -1;
+	run_campaign();
+	assert_int_equal(c.native_blocks, 6);
+	for (size_t i = 0; i < c.res.nruns; i++)
+		instr += c.res.runs[i].instrumented != 0;
+	assert_int_equal(instr, 4);
+	assert_int_equal(c.res.nruns, 6 * 2 + 4);
+	assert_int_equal(fake_ns - c.t0, 2700000000u);
+	assert_true(fabs(last_left_s - 0.3) < 1e-9);
+	assert_string_equal(c.res.stop_reason, "time budget of 3 s reached");
+	campaign_release(&c);
+}
+
+/* Without a budget the same campaign runs its 50 blocks (the limit said). */
+static void test_no_budget_runs_all(void **state)
+{
+	(void)state;
+	setup_campaign(50, STOP_FIXED, 0);
+	run_campaign();
+	assert_int_equal(c.native_blocks, 50);
+	assert_int_equal(c.res.nruns, 50 * 2 + 4);
+	assert_string_equal(c.res.stop_reason, "all runs done");
+	campaign_release(&c);
+}
+
 /* A mechanism takes part only in the runs its needs name. */
 static void test_takes_part(void **state)
 {
@@ -310,6 +372,8 @@ int main(void)
 		cmocka_unit_test(test_varying_counts_every_block),
 		cmocka_unit_test(test_sequential_stop),
 		cmocka_unit_test(test_takes_part),
+		cmocka_unit_test(test_budget_stops),
+		cmocka_unit_test(test_no_budget_runs_all),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
