@@ -1,6 +1,9 @@
 /*
  * CSV renderer. Fields that may contain commas or quotes (variant names) are
  * quoted per RFC 4180; numbers are printed with %.17g so they round-trip.
+ * `instrumented` is 1 on the runs of a perturbing mechanism (the shim,
+ * uprobes, sampling; docs/engine.md "Clean runs"), whose wall-time row is
+ * empty: their time is the hidden wall-time:with-NAME, never a verdict's.
  */
 #include "report/csv.h"
 
@@ -13,7 +16,7 @@
 #include "core/strbuf.h"
 
 static const char csv_header[] =
-	"run,variant,block,position,group,warmup,status,exit_code,metric,value,unit,"
+	"run,variant,block,position,group,warmup,instrumented,status,exit_code,metric,value,unit,"
 	"time_enabled,time_running\n";
 
 static void csv_field(FILE *f, const char *s)
@@ -78,8 +81,8 @@ static void csv_row(FILE *f, const struct result *r, const struct result_run *ru
 
 	fprintf(f, "%d,", run->index);
 	csv_field(f, r->variants[run->variant].name);
-	fprintf(f, ",%d,%d,%d,%d,%s,", run->block, run->position, run->group, run->warmup,
-		run_status_name(run->status));
+	fprintf(f, ",%d,%d,%d,%d,%d,%s,", run->block, run->position, run->group, run->warmup,
+		run->instrumented != 0, run_status_name(run->status));
 	if (run->status == RUN_OK || run->status == RUN_FAILED)
 		fprintf(f, "%d", run->exit_code);
 	fputc(',', f);

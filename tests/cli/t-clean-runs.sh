@@ -16,7 +16,7 @@ EOF
 chmod +x envrun
 
 # One variant allocating 100 times more than the other.
-run_pm 0 compare --blocks 4 --warmup 1 --seed 5 -m wall-time,allocs -o c.json \
+run_pm 0 compare --blocks 4 --warmup 1 --seed 5 -m wall-time,allocs -o c.json --csv c.csv \
 	-n few -- ./envrun 1000 -n many -- ./envrun 100000
 # 5 timed blocks (1 warm-up) of 2 runs, without the shim; allocn's counts
 # are exact, so the shim ran in 2 blocks of its own only.
@@ -32,6 +32,11 @@ expect_eq "$(jv c.json runs.$i.values.wall-time)" null "no verdict wall time in 
 fa=$(jv c.json runs.$i.values.allocs.value) fb=$(jv c.json runs.$j.values.allocs.value)
 if [ "$(jv c.json runs.$i.variant)" = 0 ]; then d=$((fb - fa)); else d=$((fa - fb)); fi
 expect_eq "$d" 297000 "allocs difference: 3 x 99,000 rounds"
+# The CSV says which runs were instrumented (column 7): their wall-time
+# rows are empty, their time is wall-time:with-calls.
+expect_eq "$(awk -F, '$7 == 1 && $10 == "wall-time" && $11 == ""' c.csv | wc -l)" 4 "CSV: instrumented runs without wall time"
+expect_eq "$(awk -F, '$7 == 1 && $10 == "wall-time:with-calls" && $11 > 0' c.csv | wc -l)" 4 "CSV: their own wall time"
+expect_eq "$(awk -F, '$7 == 0 && $10 == "wall-time" && $11 > 0' c.csv | wc -l)" 10 "CSV: timed runs with wall time"
 # The timed runs: wall time, never allocs.
 expect_eq "$(jv c.json runs.1.values.allocs)" null "no allocs in a timed run"
 [ "$(jv c.json runs.1.values.wall-time.value)" -gt 0 ] || fail "a timed run has no wall time"

@@ -21,7 +21,7 @@ ru=$(jv r.json runs.0.values.task-clock.time_running)
 expect_eq "$(jv r.json summaries.0.metric)" wall-time "first summary"
 expect_eq "$(jv r.json summaries.0.n)" 3 "summary n"
 # CSV: header + one row per run and counted metric
-head -1 r.csv | grep -q '^run,variant,block,position,group,warmup,status,exit_code,metric,value,unit,time_enabled,time_running$' ||
+head -1 r.csv | grep -q '^run,variant,block,position,group,warmup,instrumented,status,exit_code,metric,value,unit,time_enabled,time_running$' ||
 	fail "csv header: $(head -1 r.csv)"
 rows=$(grep -c ',task-clock,' r.csv)
 expect_eq "$rows" 3 "task-clock rows in CSV"

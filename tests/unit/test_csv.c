@@ -3,7 +3,9 @@
  * that is not a regular file without touching what is there, and reports a
  * failed write as an error instead of dropping rows silently. The write
  * failure comes from RLIMIT_FSIZE (EFBIG), which behaves like a full disk
- * on any file system.
+ * on any file system. The `instrumented` column tells a perturbing
+ * mechanism's runs (empty wall-time, their time under wall-time:with-NAME)
+ * from the timed ones.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -143,6 +145,41 @@ static void test_write_failure_is_an_error(void **state)
 	assert_int_equal(csv_close(&w, &err), -1);
 }
 
+/* The whole file as a string (small files only). */
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	char *buf = calloc(1, 4096);
+
+	assert_non_null(fp);
+	assert_true(fread(buf, 1, 4095, fp) > 0);
+	fclose(fp);
+	return buf;
+}
+
+static void test_instrumented_column(void **state)
+{
+	struct fixture *f = *state;
+	struct error err;
+	char *text;
+
+	error_clear(&err);
+	result_add_metric(&f->r, "wall-time:with-calls", "ns", MSRC_CLOCK)->hidden = 1;
+	f->r.runs[2].values[0].valid = 0;	/* an instrumented run: no verdict wall time */
+	f->r.runs[2].values[1].valid = 1;
+	f->r.runs[2].values[1].value = 1500;
+	f->r.runs[2].instrumented = 1;
+	assert_int_equal(csv_write_result(&f->r, f->csv, &err), 0);
+	text = slurp(f->csv);
+	assert_non_null(strstr(text, "run,variant,block,position,group,warmup,instrumented,status,"
+				     "exit_code,metric,value,unit,time_enabled,time_running\n"));
+	/* run 0: timed, its wall time; run 2: instrumented, wall-time empty */
+	assert_non_null(strstr(text, "\n0,A,0,0,0,0,0,ok,0,wall-time,1000,ns,,\n"));
+	assert_non_null(strstr(text, "\n2,A,0,0,0,0,1,ok,0,wall-time,,ns,,\n"));
+	assert_non_null(strstr(text, "\n2,A,0,0,0,0,1,ok,0,wall-time:with-calls,1500,ns,,\n"));
+	free(text);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -151,6 +188,7 @@ int main(void)
 		T(test_rows_per_run),
 		T(test_refuses_link),
 		T(test_write_failure_is_an_error),
+		T(test_instrumented_column),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
