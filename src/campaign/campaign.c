@@ -17,7 +17,7 @@
 #include "campaign/mechanism.h"
 #include "campaign/target.h"
 #include "core/strbuf.h"
-#include "report/journal.h"
+#include "result/journal.h"
 
 int campaign_init(struct campaign *c, const struct campaign_opts *o, const char *command,
 		  struct error *err)

@@ -22,7 +22,7 @@
 #include "core/strbuf.h"
 #include "host/sysfs.h"
 #include "report/csv.h"
-#include "report/result.h"
+#include "result/result.h"
 #include "run/execpath.h"
 #include "run/sigwatch.h"
 #include "run/spawn.h"

@@ -17,7 +17,7 @@
 #include "core/printable.h"
 #include "core/strlist.h"
 #include "core/suggest.h"
-#include "report/comparison.h"
+#include "analysis/comparison.h"
 
 void compare_defaults(struct compare_plan *p)
 {

@@ -13,7 +13,7 @@
 
 #include "campaign/campaign.h"
 #include "core/strbuf.h"
-#include "report/result.h"
+#include "result/result.h"
 
 #define COMPARE_MAX_VARIANTS RESULT_MAX_VARIANTS
 

@@ -5,7 +5,7 @@
  * of its own (loop.c), and the engine times those runs too, into a hidden
  * metric "wall-time:with-NAME". Each instrumented run is paired with the same
  * variant's timed run of the block just before it, and the ratio of the
- * pairs (report/costs.c, also the JSON's "mechanism_costs") is the
+ * pairs (analysis/costs.c, also the JSON's "mechanism_costs") is the
  * mechanism's cost for that variant, stated in one note per mechanism. The
  * verdicts never see these runs: their wall time is not the wall-time
  * metric's.
@@ -15,7 +15,7 @@
 
 #include "campaign/mechanism.h"
 #include "core/strbuf.h"
-#include "report/costs.h"
+#include "analysis/costs.h"
 #include "stats/compare.h"
 
 void campaign_cost_plan(struct campaign *c)

@@ -17,7 +17,7 @@
  * innermost frames' keys, innermost first, "heap_alloc_slow<bool_lc<...".
  * Per traced run and site, three hidden metrics hold the counts
  * (ALLOC_CALLS, ALLOC_BYTES, ALLOC_TEMPS + site), so `pmustat report`
- * recomputes the section from the result alone (report/allocsites.c).
+ * recomputes the section from the result alone (analysis/allocsites.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +29,7 @@
 #include "core/printable.h"
 #include "core/strbuf.h"
 #include "host/sysfs.h"
-#include "report/allocsites.h"
+#include "analysis/allocsites.h"
 #include "host/checks.h"
 
 #define DEFAULT_FRAMES 4

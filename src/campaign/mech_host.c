@@ -6,7 +6,7 @@
  * VM's CPUs to someone else, and host-busy, the CPUs' busy time, the
  * program's own included. Neither is compared between variants (a variant
  * does not cause steal); the comparison's noise note reads them
- * (report/comparison.h). /proc/stat counts in USER_HZ ticks (10 ms), so a
+ * (analysis/comparison.h). /proc/stat counts in USER_HZ ticks (10 ms), so a
  * single run says little; the sums over a campaign are what the note uses.
  * Active only in comparisons, and only where /proc/stat has a steal column.
  */

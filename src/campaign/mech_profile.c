@@ -9,7 +9,7 @@
  * symbolized against the mappings the kernel reported (backend/symbols.h,
  * elfutils) into self time per function: metrics "self:FUNCTION", one value
  * per run, so the raw per-block profiles live in the result like any other
- * metric and report/attribution.c pairs them block by block.
+ * metric and analysis/attribution.c pairs them block by block.
  *
  * With call chains (`--call-graph dwarf`, the default, or `fp`), each sample
  * also gives the calls it was in: the user stack copied with the sample is
@@ -35,8 +35,8 @@
 #include "backend/unwind.h"
 #include "campaign/mechanism.h"
 #include "core/strbuf.h"
-#include "report/attribution.h"
-#include "report/chains.h"
+#include "analysis/attribution.h"
+#include "analysis/chains.h"
 
 #define PROFILE_DEFAULT_HZ 999
 #define PROFILE_PAGES 512

@@ -16,7 +16,7 @@
 #include "campaign/mechanism.h"
 #include "core/strbuf.h"
 #include "host/caches.h"
-#include "report/attribution.h"
+#include "analysis/attribution.h"
 
 struct sim_state {
 	char *valgrind;

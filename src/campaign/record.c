@@ -20,8 +20,8 @@
 #include "campaign/mechanism.h"
 #include "core/outfile.h"
 #include "core/strbuf.h"
-#include "report/journal.h"
-#include "report/json.h"
+#include "result/journal.h"
+#include "result/json.h"
 
 static double now_epoch(void)
 {

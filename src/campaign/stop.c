@@ -12,7 +12,7 @@
 #include <math.h>
 
 #include "campaign/mechanism.h"
-#include "report/comparison.h"
+#include "analysis/comparison.h"
 #include "stats/sequential.h"
 #include "stats/stop.h"
 

@@ -16,7 +16,7 @@
 #include "campaign/campaign.h"
 #include "core/error.h"
 #include "core/parseopt.h"
-#include "report/result.h"
+#include "result/result.h"
 
 #define VARIANT_MAX_PARAMS 8
 

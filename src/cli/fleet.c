@@ -6,7 +6,7 @@
  * this pmustat again in task mode (the hidden --task-of DIR): it writes its
  * table and messages to DIR/<host>-<task>.log and its result to
  * DIR/<host>-<task>.json. When srun returns, the results are collected,
- * merged by uarch (report/fleet.h) and printed; what did not come back is
+ * merged by uarch (analysis/fleet.h) and printed; what did not come back is
  * an error naming the node and quoting Slurm's message, and the finished
  * nodes' results are merged and kept all the same (cli/fleet_collect.c).
  * See docs/fleet.md.

@@ -14,7 +14,7 @@
 #include "cli/cli.h"
 #include "cli/fleet_int.h"
 #include "core/sort.h"
-#include "report/json.h"
+#include "result/json.h"
 #include "run/srun.h"
 
 /* What a task's log says: how many tasks there were, its exit code (-1:

@@ -7,7 +7,7 @@
 #define PMU_CLI_FLEET_INT_H
 
 #include "core/words.h"
-#include "report/fleet.h"
+#include "analysis/fleet.h"
 
 struct fleet_collected {
 	struct words names;	/* "host-task" of every task that left a log */

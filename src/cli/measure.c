@@ -13,7 +13,7 @@
 #include "cli/measure.h"
 #include "core/outfile.h"
 #include "core/printable.h"
-#include "report/json.h"
+#include "result/json.h"
 
 static void progress_line(const struct campaign_progress *p, void *data)
 {

@@ -4,7 +4,7 @@
  * of the same command line into one, and export the table as HTML or the
  * runs as CSV. With --by uarch|host, results of one campaign on many
  * machines are set side by side: one verdict per uarch or host
- * (report/fleet.h); -o then writes that cross-machine report as JSON.
+ * (analysis/fleet.h); -o then writes that cross-machine report as JSON.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +16,9 @@
 #include "core/strbuf.h"
 #include "report/compare_table.h"
 #include "report/csv.h"
-#include "report/fleet.h"
+#include "analysis/fleet.h"
 #include "report/html.h"
-#include "report/json.h"
+#include "result/json.h"
 #include "report/table.h"
 
 static const char report_usage[] = "pmustat report RESULT.json... [--by uarch|host] [--html FILE] "

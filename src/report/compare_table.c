@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "core/printable.h"
-#include "report/analysis.h"
-#include "report/allocsites.h"
-#include "report/attribution.h"
-#include "report/comparison.h"
+#include "analysis/analysis.h"
+#include "analysis/allocsites.h"
+#include "analysis/attribution.h"
+#include "analysis/comparison.h"
 #include "report/texttable.h"
 #include "report/units.h"
 

@@ -9,15 +9,15 @@
 #define PMU_REPORT_COMPARE_TABLE_H
 
 #include "core/strbuf.h"
-#include "report/comparison.h"
-#include "report/result.h"
+#include "analysis/comparison.h"
+#include "result/result.h"
 #include "report/table.h"
 
 /* The verdict as the table shows it: the direction (or EQUIVALENT,
  * INCONCLUSIVE) in capitals, a qualifier after it in lower case; a metric
  * outside the family in brackets and lower case, as a reading, not a claim;
  * '*' when Holm held the direction back. The HTML page and the fleet's
- * cross-machine table (report/fleet.c) show the same. */
+ * cross-machine table (analysis/fleet.c) show the same. */
 void compare_verdict_text(const struct result *r, const struct comparison *c, char *word,
 			  size_t size);
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "core/error.h"
-#include "report/result.h"
+#include "result/result.h"
 
 struct csv_writer {
 	FILE *f;

@@ -1,12 +1,12 @@
 /*
- * The cross-machine report of report/fleet.h, as text and as JSON. First
+ * The cross-machine report of analysis/fleet.h, as text and as JSON. First
  * the hosts (what each one is: the identity a merge is judged by), then per
  * metric and variant one row per group with the pooled ratio, its interval
  * and verdict, worded as the compare table words them, and the spread of
  * the hosts' own ratios; last, where the groups' verdicts disagree, one
  * line naming each verdict with its group and host count. Pure.
  */
-#include "report/fleet.h"
+#include "analysis/fleet.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
 
 #include "core/printable.h"
 #include "report/compare_table.h"
-#include "report/json.h"
+#include "result/json.h"
 #include "report/texttable.h"
 #include "report/units.h"
 

@@ -12,7 +12,7 @@
 #define PMU_REPORT_HTML_H
 
 #include "core/strbuf.h"
-#include "report/result.h"
+#include "result/result.h"
 
 /* table: the rendered text table of r (stat or compare), shown folded at
  * the end; NULL for none. */

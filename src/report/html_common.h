@@ -17,10 +17,10 @@
 #include <stddef.h>
 
 #include "core/strbuf.h"
-#include "report/analysis.h"
-#include "report/attribution.h"
-#include "report/comparison.h"
-#include "report/result.h"
+#include "analysis/analysis.h"
+#include "analysis/attribution.h"
+#include "analysis/comparison.h"
+#include "result/result.h"
 #include "report/units.h"
 
 struct html_ctx {

@@ -14,8 +14,8 @@
 
 #include <stddef.h>
 
-/* The metric of one call stack's self time: PROFILE_STACK "main;f;g". */
-#define PROFILE_STACK "stack:"
+#include "result/vocab.h"
+
 /* Frames narrower than this share of the variant's time are folded into
  * their caller: a graph of thousands of stacks stays readable. */
 #define FLAME_MIN_FRACTION 0.001

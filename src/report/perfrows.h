@@ -14,7 +14,7 @@
 #define PMU_REPORT_PERFROWS_H
 
 #include "core/strbuf.h"
-#include "report/result.h"
+#include "result/result.h"
 
 /* The rows of run `run` (an interval): with sep NULL aligned text as perf
  * -I prints it, else -x rows led by the time stamp. header: the column

@@ -8,9 +8,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/allocsites.h"
-#include "report/attribution.h"
-#include "report/comparison.h"
+#include "analysis/allocsites.h"
+#include "analysis/attribution.h"
+#include "analysis/comparison.h"
 
 static const struct comparison *find_cmp(const struct result *r, const struct comparison_set *s,
 					 const char *metric, size_t v)

@@ -9,7 +9,7 @@
 #define PMU_REPORT_READING_H
 
 #include "core/strbuf.h"
-#include "report/result.h"
+#include "result/result.h"
 
 /* Lines prefixed "  NAME: " for a variant and "    -> " for where its time
  * changed. rows: constraints per run (the workload's count), or NaN when

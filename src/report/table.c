@@ -8,10 +8,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/allocsites.h"
-#include "report/attribution.h"
+#include "analysis/allocsites.h"
+#include "analysis/attribution.h"
 #include "core/printable.h"
-#include "report/analysis.h"
+#include "analysis/analysis.h"
 #include "report/texttable.h"
 #include "report/units.h"
 

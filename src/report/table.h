@@ -8,7 +8,7 @@
 #define PMU_REPORT_TABLE_H
 
 #include "core/strbuf.h"
-#include "report/result.h"
+#include "result/result.h"
 
 struct table_opts {
 	int color;	/* ANSI colours (terminal only) */

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "backend/sample.h"
-#include "report/result.h"
+#include "result/result.h"
 
 #ifndef FUZZ_SRCROOT
 #define FUZZ_SRCROOT "."

@@ -15,8 +15,8 @@
 
 #include "core/strbuf.h"
 #include "fuzz.h"
-#include "report/fleet.h"
-#include "report/json.h"
+#include "analysis/fleet.h"
+#include "result/json.h"
 
 #define MAX_RESULTS 4
 

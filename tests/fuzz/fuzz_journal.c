@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "report/journal.h"
+#include "result/journal.h"
 
 static char *path;
 

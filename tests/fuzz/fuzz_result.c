@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
-#include "report/json.h"
+#include "result/json.h"
 
 static char *path;
 

@@ -18,7 +18,7 @@
 #include "report/compare_table.h"
 #include "report/csv.h"
 #include "report/html.h"
-#include "report/json.h"
+#include "result/json.h"
 #include "report/table.h"
 
 static char *tmpdir;

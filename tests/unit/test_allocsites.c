@@ -1,5 +1,5 @@
 /*
- * Unit tests for report/allocsites: constructed results with traced runs
+ * Unit tests for analysis/allocsites: constructed results with traced runs
  * whose answer is known. The change per site is the difference of the
  * variants' means over their traced runs (a site missing from a run had 0
  * there), ranked by |Δcalls|; measured runs and traced runs without the
@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "report/allocsites.h"
-#include "report/result.h"
+#include "analysis/allocsites.h"
+#include "result/result.h"
 
 static const char *const sites[] = { "f<main", "g<main", "h<g<main" };
 

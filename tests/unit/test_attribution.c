@@ -1,5 +1,5 @@
 /*
- * Unit tests for report/attribution: constructed results whose answer is
+ * Unit tests for analysis/attribution: constructed results whose answer is
  * known. A variant that spends a fixed extra time in one function must have
  * that function first, with an interval excluding 0 and its share of the
  * wall-time change; functions absent from some runs count as 0 there; and
@@ -18,8 +18,8 @@
 
 #include "core/rng.h"
 #include "core/strbuf.h"
-#include "report/attribution.h"
-#include "report/result.h"
+#include "analysis/attribution.h"
+#include "result/result.h"
 
 static double gauss(struct rng *r)
 {

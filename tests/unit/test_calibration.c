@@ -29,8 +29,8 @@
 
 #include "core/rng.h"
 #include "core/strbuf.h"
-#include "report/comparison.h"
-#include "report/result.h"
+#include "analysis/comparison.h"
+#include "result/result.h"
 #include "run/schedule.h"
 #include "stats/compare.h"
 #include "stats/sample.h"

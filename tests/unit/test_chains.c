@@ -1,5 +1,5 @@
 /*
- * Unit tests for report/chains: what cut call chains leave uncertain, on
+ * Unit tests for analysis/chains: what cut call chains leave uncertain, on
  * constructed stacks whose answer is known. A complete chain (from _start)
  * hides nothing; a chain cut below f, holding none of f's callers, could be
  * missing f; a chain holding a caller of f cannot be (f would be between
@@ -18,9 +18,9 @@
 
 #include "core/strbuf.h"
 #include "cpubound.h"
-#include "report/attribution.h"
-#include "report/chains.h"
-#include "report/result.h"
+#include "analysis/attribution.h"
+#include "analysis/chains.h"
+#include "result/result.h"
 
 /* One run; stacks[i] takes t[i] ns. */
 static void build(struct result *r, const char *const *stacks, const double *t, size_t n)

@@ -1,5 +1,5 @@
 /*
- * Comparisons of constructed results (report/comparison.h): the Holm family
+ * Comparisons of constructed results (analysis/comparison.h): the Holm family
  * is what was asked, not what was measured anyway (issue 13's flake: a
  * task-clock interval of [1.017, 1.120] with p 0.016 was withheld because
  * user-time, sys-time and max-rss made the family four); an interval wholly
@@ -20,8 +20,8 @@
 
 #include "core/strbuf.h"
 #include "report/compare_table.h"
-#include "report/comparison.h"
-#include "report/result.h"
+#include "analysis/comparison.h"
+#include "result/result.h"
 #include "stats/sequential.h"
 #include "stats/stop.h"
 

@@ -1,5 +1,5 @@
 /*
- * The cross-machine merge (report/fleet.h) on results the test builds value
+ * The cross-machine merge (analysis/fleet.h) on results the test builds value
  * by value: hosts of one uarch pooled with the host as a blocking factor
  * (two hosts three times apart in speed, one ratio: the pooled ratio is the
  * mean log ratio of all their blocks, which pairing across hosts would
@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "core/strbuf.h"
-#include "report/fleet.h"
-#include "report/result.h"
+#include "analysis/fleet.h"
+#include "result/result.h"
 
 #define NB 12
 

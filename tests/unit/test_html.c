@@ -16,11 +16,11 @@
 
 #include <cmocka.h>
 
-#include "report/attribution.h"
+#include "analysis/attribution.h"
 #include "report/html.h"
 #include "report/html_common.h"
 #include "report/html_flame.h"
-#include "report/result.h"
+#include "result/result.h"
 
 static void axis_ticks_ok(const struct html_axis *a, double lo, double hi)
 {

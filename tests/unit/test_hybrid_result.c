@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "report/result.h"
+#include "result/result.h"
 
 static struct result_metric *perf_metric(struct result *r, const char *name, const char *pmu,
 					 int core_type)

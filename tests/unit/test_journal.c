@@ -23,8 +23,8 @@
 
 #include "core/strbuf.h"
 #include "cpubound.h"
-#include "report/journal.h"
-#include "report/json.h"
+#include "result/journal.h"
+#include "result/json.h"
 
 struct fixture {
 	char dir[64];

@@ -7,8 +7,8 @@
  * Invariants: runs[i].values has nmetrics entries, in metrics[] order; a value
  * with valid == 0 was not measured in that run (not opened, run failed, ...).
  */
-#ifndef PMU_REPORT_RESULT_H
-#define PMU_REPORT_RESULT_H
+#ifndef PMU_RESULT_RESULT_H
+#define PMU_RESULT_RESULT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -4,7 +4,7 @@
  * the first ALLOCSITES_MAX with any change are shown, so a site that did
  * not change never pushes out one that did.
  */
-#include "report/allocsites.h"
+#include "analysis/allocsites.h"
 #include "report/names.h"
 
 #include <math.h>
@@ -13,7 +13,7 @@
 
 #include "core/printable.h"
 #include "core/sort.h"
-#include "report/json.h"
+#include "result/json.h"
 #include "report/texttable.h"
 
 static const char *const prefixes[3] = { ALLOC_CALLS, ALLOC_BYTES, ALLOC_TEMPS };

@@ -4,12 +4,12 @@
  * outliers, multiplexed runs left out). Pure: recomputed from the result each
  * time, so a saved result re-rendered later says exactly the same.
  */
-#ifndef PMU_REPORT_ANALYSIS_H
-#define PMU_REPORT_ANALYSIS_H
+#ifndef PMU_ANALYSIS_ANALYSIS_H
+#define PMU_ANALYSIS_ANALYSIS_H
 
 #include <jansson.h>
 
-#include "report/result.h"
+#include "result/result.h"
 #include "stats/counter.h"
 #include "stats/summary.h"
 

@@ -5,7 +5,7 @@
  * the skeleton) are exported because the run journal writes the same
  * encodings one line at a time. Reading is in json_read.c.
  */
-#include "report/json.h"
+#include "result/json.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,11 +15,11 @@
 #include "core/outfile.h"
 #include "core/printable.h"
 #include "core/strbuf.h"
-#include "report/analysis.h"
-#include "report/allocsites.h"
-#include "report/costs.h"
-#include "report/attribution.h"
-#include "report/comparison.h"
+#include "analysis/analysis.h"
+#include "analysis/allocsites.h"
+#include "analysis/costs.h"
+#include "analysis/attribution.h"
+#include "analysis/comparison.h"
 
 json_t *report_json_text(const char *s)
 {

@@ -15,14 +15,14 @@
  * ("complete": false) naming the journal, so `pmustat report FILE.json`
  * finds the runs of a campaign that was killed.
  */
-#ifndef PMU_REPORT_JOURNAL_H
-#define PMU_REPORT_JOURNAL_H
+#ifndef PMU_RESULT_JOURNAL_H
+#define PMU_RESULT_JOURNAL_H
 
 #include <stddef.h>
 
 #include "core/error.h"
 #include "core/strbuf.h"
-#include "report/result.h"
+#include "result/result.h"
 
 #define JOURNAL_SCHEMA "pmustat.journal/1"
 

@@ -14,7 +14,7 @@
  * a deep stack (and a bit per pair of functions) was quadratic in time and
  * memory. chains_work counts it, for the tests.
  */
-#include "report/chains.h"
+#include "analysis/chains.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@
 
 #include "core/strbuf.h"
 #include "core/strmap.h"
-#include "report/attribution.h"
+#include "analysis/attribution.h"
 
 struct chain {
 	size_t metric;

@@ -1,7 +1,7 @@
 /*
  * Mechanism costs from the runs (costs.h).
  */
-#include "report/costs.h"
+#include "analysis/costs.h"
 
 #include <math.h>
 #include <stdlib.h>

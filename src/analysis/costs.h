@@ -7,16 +7,14 @@
  * (instrumented / timed, stats_paired_ratio) is the cost. Computed when the
  * result is written, like the comparisons, so `pmustat report` recomputes it.
  */
-#ifndef PMU_REPORT_COSTS_H
-#define PMU_REPORT_COSTS_H
+#ifndef PMU_ANALYSIS_COSTS_H
+#define PMU_ANALYSIS_COSTS_H
 
 #include <jansson.h>
 
-#include "report/result.h"
+#include "result/result.h"
+#include "result/vocab.h"
 #include "stats/compare.h"
-
-/* The prefix of a cost metric's name: "wall-time:with-calls". */
-#define COST_METRIC_PREFIX "wall-time:with-"
 
 /* Variant v's cost of the mechanism whose cost metric is m: the number of
  * pairs (0: none), and their ratio in *out (interval NaN below 2 pairs). */

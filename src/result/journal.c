@@ -8,7 +8,7 @@
  * by where it is: the last one was being written when the campaign died,
  * any other means the file was damaged.
  */
-#include "report/journal.h"
+#include "result/journal.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -20,7 +20,7 @@
 
 #include "core/outfile.h"
 #include "core/strmap.h"
-#include "report/json.h"
+#include "result/json.h"
 
 #define LINE_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(17))
 

@@ -5,8 +5,8 @@
  * 1% of it — and then the largest changes, at most ATTRIBUTION_MAX: the
  * family Holm controls is the one on the screen.
  */
-#include "report/attribution.h"
-#include "report/chains.h"
+#include "analysis/attribution.h"
+#include "analysis/chains.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@
 
 #include "core/printable.h"
 #include "core/sort.h"
-#include "report/json.h"
+#include "result/json.h"
 #include "report/names.h"
 #include "report/texttable.h"
 #include "stats/diff.h"

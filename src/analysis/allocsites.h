@@ -12,19 +12,15 @@
  * keys of its innermost frames, innermost first, joined by '<'), hidden
  * metrics ALLOC_CALLS KEY, ALLOC_BYTES KEY and ALLOC_TEMPS KEY.
  */
-#ifndef PMU_REPORT_ALLOCSITES_H
-#define PMU_REPORT_ALLOCSITES_H
+#ifndef PMU_ANALYSIS_ALLOCSITES_H
+#define PMU_ANALYSIS_ALLOCSITES_H
 
 #include <jansson.h>
 
 #include "core/strbuf.h"
-#include "report/result.h"
+#include "result/result.h"
+#include "result/vocab.h"
 #include "report/table.h"
-
-#define ALLOC_SITES "alloc-sites"
-#define ALLOC_CALLS "alloc-calls:"
-#define ALLOC_BYTES "alloc-bytes:"
-#define ALLOC_TEMPS "alloc-temp:"
 
 /* At most this many sites are shown per variant. */
 #define ALLOCSITES_MAX 10

@@ -10,25 +10,15 @@
  * two storage variants are one function here, with both files kept for
  * display. Pure: result in, numbers and bytes out.
  */
-#ifndef PMU_REPORT_ATTRIBUTION_H
-#define PMU_REPORT_ATTRIBUTION_H
+#ifndef PMU_ANALYSIS_ATTRIBUTION_H
+#define PMU_ANALYSIS_ATTRIBUTION_H
 
 #include <jansson.h>
 
 #include "core/strbuf.h"
-#include "report/result.h"
+#include "result/result.h"
+#include "result/vocab.h"
 #include "report/table.h"
-
-/* The metric of a function's self time: PROFILE_SELF "key". */
-#define PROFILE_SELF "self:"
-/* A function's inclusive time (samples with it anywhere on the stack). */
-#define PROFILE_INCL "incl:"
-/* The time of one call stack: PROFILE_STACK "root;caller;...;leaf". */
-#define PROFILE_STACK "stack:"
-/* Cachegrind's counts per function: PROFILE_SIM "instructions:key". */
-#define PROFILE_SIM "sim:"
-/* Samples per profiled run: a run has a profile when this is valid. */
-#define PROFILE_SAMPLES "profile:samples"
 
 struct attribution_fn {
 	size_t metric;		/* the function's self:KEY metric */

@@ -1,5 +1,5 @@
 /*
- * Merging one campaign's results from many hosts (report/fleet.h): the
+ * Merging one campaign's results from many hosts (analysis/fleet.h): the
  * checks that they are one campaign, the grouping by uarch or host, and the
  * pooling. A group's pooled result is its first host's result with the
  * others merged into it (result_merge keeps each host's blocks apart); the
@@ -7,7 +7,7 @@
  * host gives exactly that host's own report. The table and the JSON view
  * are in fleet_render.c.
  */
-#include "report/fleet.h"
+#include "analysis/fleet.h"
 
 #include <math.h>
 #include <stdio.h>

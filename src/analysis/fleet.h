@@ -8,15 +8,15 @@
  * The statistics are comparison.c's, unchanged, on the pooled runs; each
  * host's own ratio is kept to show the host-to-host spread. Pure.
  */
-#ifndef PMU_REPORT_FLEET_H
-#define PMU_REPORT_FLEET_H
+#ifndef PMU_ANALYSIS_FLEET_H
+#define PMU_ANALYSIS_FLEET_H
 
 #include <jansson.h>
 
 #include "core/error.h"
 #include "core/strbuf.h"
-#include "report/comparison.h"
-#include "report/result.h"
+#include "analysis/comparison.h"
+#include "result/result.h"
 
 enum fleet_by { FLEET_BY_UARCH, FLEET_BY_HOST };
 

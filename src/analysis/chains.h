@@ -9,12 +9,12 @@
  * cut (short of recursion through it), so only the cut chains holding
  * neither f nor any of its callers count. Pure: result in, numbers out.
  */
-#ifndef PMU_REPORT_CHAINS_H
-#define PMU_REPORT_CHAINS_H
+#ifndef PMU_ANALYSIS_CHAINS_H
+#define PMU_ANALYSIS_CHAINS_H
 
 #include <stddef.h>
 
-#include "report/result.h"
+#include "result/result.h"
 
 /* Is key a function every complete chain starts at (_start, a thread's
  * start, ...)? */

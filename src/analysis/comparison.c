@@ -7,7 +7,7 @@
  * asked for, outside it), Holm across the family, and after the sequential
  * rule the estimates corrected for the early stop.
  */
-#include "report/comparison.h"
+#include "analysis/comparison.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -16,8 +16,8 @@
 
 #include "core/sort.h"
 #include "core/strbuf.h"
-#include "report/analysis.h"
-#include "report/json.h"
+#include "analysis/analysis.h"
+#include "result/json.h"
 #include "stats/sample.h"
 #include "stats/sequential.h"
 #include "stats/stop.h"

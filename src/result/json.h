@@ -9,14 +9,14 @@
  * comes from anywhere (another machine, a fleet node, a killed campaign), and
  * a bad one is an error naming the field, never a crash or a wild index.
  */
-#ifndef PMU_REPORT_JSON_H
-#define PMU_REPORT_JSON_H
+#ifndef PMU_RESULT_JSON_H
+#define PMU_RESULT_JSON_H
 
 #include <jansson.h>
 
 #include "core/error.h"
 #include "core/strbuf.h"
-#include "report/result.h"
+#include "result/result.h"
 
 /*
  * A JSON string for s (NULL: null). JSON strings are UTF-8, and jansson
@@ -38,7 +38,7 @@ int report_json_write(const struct result *r, const char *path, struct error *er
 
 /*
  * Read a result back from path: a document written by report_json_write; a
- * run journal (report/journal.h); or a campaign's skeleton document
+ * run journal (result/journal.h); or a campaign's skeleton document
  * ("complete": false with a "journal" member), whose journal is read instead
  * — when it is missing, the skeleton is loaded with a note that its runs are
  * absent. On failure r holds nothing to release.

@@ -12,13 +12,13 @@
  * primary's estimate is median-unbiased under the rule (docs/verdicts.md).
  * Pure.
  */
-#ifndef PMU_REPORT_COMPARISON_H
-#define PMU_REPORT_COMPARISON_H
+#ifndef PMU_ANALYSIS_COMPARISON_H
+#define PMU_ANALYSIS_COMPARISON_H
 
 #include <jansson.h>
 
 #include "core/strbuf.h"
-#include "report/result.h"
+#include "result/result.h"
 #include "stats/compare.h"
 
 #define COMPARE_ALPHA 0.05

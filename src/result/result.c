@@ -2,7 +2,7 @@
  * Building and querying the result model. Growth is by ALLOC_GROW; strings
  * are owned copies so a result outlives the options and specs it came from.
  */
-#include "report/result.h"
+#include "result/result.h"
 
 #include <limits.h>
 #include <stdarg.h>

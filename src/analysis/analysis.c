@@ -2,7 +2,7 @@
  * Summaries and derived warnings. The warning texts say what was seen and
  * what to do, since "drift detected" alone leaves the user nowhere to go.
  */
-#include "report/analysis.h"
+#include "analysis/analysis.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -11,7 +11,7 @@
 
 #include "catalog/catalog.h"
 #include "core/strbuf.h"
-#include "report/json.h"
+#include "result/json.h"
 
 /* Below this many runs "far from the median" says little: with 3 runs of
  * tick-granular times one run is always "far". */

@@ -7,7 +7,7 @@
  * position, group) are bounded integers before anything uses them, and what
  * the result takes in memory is bounded by the bytes it came from.
  */
-#include "report/json.h"
+#include "result/json.h"
 
 #include <errno.h>
 #include <limits.h>

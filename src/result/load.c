@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "core/strbuf.h"
-#include "report/journal.h"
-#include "report/json.h"
+#include "result/journal.h"
+#include "result/json.h"
 
 static json_t *parse_text(const char *path, const struct strbuf *text, struct error *err)
 {
