@@ -105,8 +105,9 @@ struct sym_frame {
  * innermost first, then the function containing them. Returns the number
  * of frames filled, >= 1: an address in no known mapping gives one
  * "[unknown]" frame of object "[unknown]"; one where its file names no
- * function, an "[unknown]" frame of that file (with vaddr, when the file
- * could be read). When the inline chain is deeper than max, the innermost
+ * function, a frame of that file named by its 4 KiB page of the file's own
+ * addresses, "[libfoo.so+0x35000]" (with vaddr), when the file could be
+ * read, else "[unknown]". When the inline chain is deeper than max, the innermost
  * frames are kept and the containing function is dropped.
  */
 int symbolizer_lookup(struct symbolizer *s, uint64_t addr, struct sym_frame *out, int max);

@@ -436,19 +436,10 @@ static const struct site *site_at(struct campaign *c, struct profile_state *s,
 		return bucket_site(c, s, &s->unknown_metric, "[unknown]", 1);
 	nx = (struct site){ m->path, off, 0, s->nchains, (size_t)n };
 	ALLOC_GROW(s->chains, s->nchains + (size_t)n, s->chains_alloc);
-	for (int i = 0; i < n; i++) {
-		struct strbuf range = STRBUF_INIT;
-
-		/* Code no symbol names (a stripped object): its 4 KiB page of the
-		 * object's own addresses, "[object+0x12000]", as nm would count. */
-		if (!strcmp(f[i].function, "[unknown]") && f[i].vaddr) {
-			strbuf_addf(&range, "[%s+0x%llx]", base_name(f[i].object),
-				    (unsigned long long)(f[i].vaddr & ~0xfffull));
-			f[i].function = f[i].key = range.buf;
-		}
+	/* Unnamed code already has its one name, "[object+0x12000]", from the
+	 * symbolizer (backend/symbols.c), as in every other table. */
+	for (int i = 0; i < n; i++)
 		s->chains[s->nchains++] = function_metric(c, &f[i]);
-		strbuf_release(&range);
-	}
 	nx.metric = s->chains[nx.chain];
 	site_put(s, &nx);
 	return site_find(s, m->path, off);
