@@ -116,77 +116,86 @@ static void signed_count(struct texttable *t, size_t row, size_t col, double d)
 	texttable_set(t, row, col, "%+.0f", d);
 }
 
+static const char *const site_classes[] = { "site", "num", "num", "num", "num", "num" };
+static const char *const stat_classes[] = { "site", "num", "num", "num", "where" };
+
+size_t allocsites_table(const struct result *r, const struct allocsite_table *t,
+			struct texttable *tt)
+{
+	int compare = r->nvariants > 1;
+	size_t row, shown = 0;
+
+	texttable_init(tt, compare ? 6 : 5, compare ? "lrrrrr" : "lrrrl");
+	tt->classes = compare ? site_classes : stat_classes;
+	row = texttable_row(tt);
+	texttable_set(tt, row, 0, "call site (innermost first)");
+	if (compare) {
+		texttable_set(tt, row, 1, "baseline calls");
+		texttable_set(tt, row, 2, "calls");
+		texttable_set(tt, row, 3, "Δ calls");
+		texttable_set(tt, row, 4, "Δ bytes");
+		texttable_set(tt, row, 5, "Δ temporaries");
+	} else {
+		texttable_set(tt, row, 1, "calls");
+		texttable_set(tt, row, 2, "bytes");
+		texttable_set(tt, row, 3, "temporaries");
+		texttable_set(tt, row, 4, "where");
+	}
+	for (size_t i = 0; i < t->n && shown < ALLOCSITES_MAX; i++) {
+		const struct allocsite_row *s = &t->row[i];
+		struct strbuf k = STRBUF_INIT, w = STRBUF_INIT;
+
+		if (compare && s->b[0] == s->a[0] && s->b[1] == s->a[1] && s->b[2] == s->a[2])
+			continue;
+		row = texttable_row(tt);
+		site_short(&k, s->key, SITE_COLUMN_MAX);
+		texttable_set(tt, row, 0, "%s", k.buf ? k.buf : "");
+		texttable_title(tt, row, 0, s->key);
+		if (compare) {
+			texttable_set(tt, row, 1, "%.0f", s->a[0]);
+			texttable_set(tt, row, 2, "%.0f", s->b[0]);
+			signed_count(tt, row, 3, s->b[0] - s->a[0]);
+			signed_count(tt, row, 4, s->b[1] - s->a[1]);
+			signed_count(tt, row, 5, s->b[2] - s->a[2]);
+		} else {
+			texttable_set(tt, row, 1, "%.0f", s->b[0]);
+			texttable_set(tt, row, 2, "%.0f", s->b[1]);
+			texttable_set(tt, row, 3, "%.0f", s->b[2]);
+			where_short(&w, s->origin ? s->origin : "", WHERE_COLUMN_MAX);
+			texttable_set(tt, row, 4, "%s", w.buf ? w.buf : "");
+			texttable_title(tt, row, 4, s->origin);
+		}
+		strbuf_release(&k);
+		strbuf_release(&w);
+		shown++;
+	}
+	return shown;
+}
+
 static void render_compare(const struct result *r, const struct allocsite_table *t,
 			   struct strbuf *out)
 {
 	struct strbuf pa = STRBUF_INIT, pb = STRBUF_INIT;
 	struct texttable tt;
-	size_t row, shown = 0;
 
 	strbuf_addf(out, "  %s vs %s (%zu and %zu traced runs):\n",
 		    printable_in(&pb, r->variants[t->variant].name),
 		    printable_in(&pa, r->variants[r->baseline].name), t->runs_b, t->runs_a);
 	strbuf_release(&pa);
 	strbuf_release(&pb);
-	texttable_init(&tt, 6, "lrrrrr");
-	row = texttable_row(&tt);
-	texttable_set(&tt, row, 0, "call site (innermost first)");
-	texttable_set(&tt, row, 1, "baseline calls");
-	texttable_set(&tt, row, 2, "calls");
-	texttable_set(&tt, row, 3, "Δ calls");
-	texttable_set(&tt, row, 4, "Δ bytes");
-	texttable_set(&tt, row, 5, "Δ temporaries");
-	for (size_t i = 0; i < t->n && shown < ALLOCSITES_MAX; i++) {
-		const struct allocsite_row *s = &t->row[i];
-		struct strbuf k = STRBUF_INIT;
-
-		if (s->b[0] == s->a[0] && s->b[1] == s->a[1] && s->b[2] == s->a[2])
-			continue;
-		row = texttable_row(&tt);
-		site_short(&k, s->key, SITE_COLUMN_MAX);
-		texttable_set(&tt, row, 0, "%s", k.buf ? k.buf : "");
-		texttable_set(&tt, row, 1, "%.0f", s->a[0]);
-		texttable_set(&tt, row, 2, "%.0f", s->b[0]);
-		signed_count(&tt, row, 3, s->b[0] - s->a[0]);
-		signed_count(&tt, row, 4, s->b[1] - s->a[1]);
-		signed_count(&tt, row, 5, s->b[2] - s->a[2]);
-		strbuf_release(&k);
-		shown++;
-	}
-	if (shown)
+	if (allocsites_table(r, t, &tt))
 		texttable_render(&tt, 4, out);
 	else
 		strbuf_adds(out, "    no call site changed: the same calls, bytes and temporaries\n");
 	texttable_release(&tt);
 }
 
-static void render_stat(const struct allocsite_table *t, struct strbuf *out)
+static void render_stat(const struct result *r, const struct allocsite_table *t,
+			struct strbuf *out)
 {
 	struct texttable tt;
-	size_t row;
 
-	texttable_init(&tt, 5, "lrrrl");
-	row = texttable_row(&tt);
-	texttable_set(&tt, row, 0, "call site (innermost first)");
-	texttable_set(&tt, row, 1, "calls");
-	texttable_set(&tt, row, 2, "bytes");
-	texttable_set(&tt, row, 3, "temporaries");
-	texttable_set(&tt, row, 4, "where");
-	for (size_t i = 0; i < t->n && i < ALLOCSITES_MAX; i++) {
-		const struct allocsite_row *s = &t->row[i];
-		struct strbuf k = STRBUF_INIT, w = STRBUF_INIT;
-
-		row = texttable_row(&tt);
-		site_short(&k, s->key, SITE_COLUMN_MAX);
-		texttable_set(&tt, row, 0, "%s", k.buf ? k.buf : "");
-		texttable_set(&tt, row, 1, "%.0f", s->b[0]);
-		texttable_set(&tt, row, 2, "%.0f", s->b[1]);
-		texttable_set(&tt, row, 3, "%.0f", s->b[2]);
-		where_short(&w, s->origin ? s->origin : "", WHERE_COLUMN_MAX);
-		texttable_set(&tt, row, 4, "%s", w.buf ? w.buf : "");
-		strbuf_release(&k);
-		strbuf_release(&w);
-	}
+	allocsites_table(r, t, &tt);
 	texttable_render(&tt, 2, out);
 	texttable_release(&tt);
 }
@@ -203,7 +212,7 @@ void report_allocsites(const struct result *r, const struct table_opts *o, struc
 		if (t.runs_b && t.n) {
 			strbuf_addf(out, "\nallocations by call site (%zu traced run%s, not timed; "
 				    "exact counts per run):\n", t.runs_b, t.runs_b == 1 ? "" : "s");
-			render_stat(&t, out);
+			render_stat(r, &t, out);
 		} else if (t.runs_b) {
 			strbuf_addf(out, "\nallocations by call site: none (no allocating call in "
 				    "%zu traced run%s)\n", t.runs_b, t.runs_b == 1 ? "" : "s");

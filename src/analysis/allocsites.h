@@ -21,6 +21,7 @@
 #include "result/result.h"
 #include "result/vocab.h"
 #include "report/table.h"
+#include "report/texttable.h"
 
 /* At most this many sites are shown per variant. */
 #define ALLOCSITES_MAX 10
@@ -44,6 +45,12 @@ struct allocsite_table {
  * 0 with an empty table when neither has traced runs. */
 int allocsites_compute(const struct result *r, size_t v, struct allocsite_table *out);
 void allocsites_release(struct allocsite_table *t);
+
+/* t as the terminal's table (compare: the sites whose counts changed;
+ * stat: the top sites), for the terminal and the HTML page to draw; returns
+ * how many sites it holds. */
+size_t allocsites_table(const struct result *r, const struct allocsite_table *t,
+			struct texttable *tt);
 
 /* compare: "allocations by call site" per non-baseline variant; stat: the
  * top sites by calls. Nothing without traced runs. */

@@ -295,22 +295,25 @@ static const char *origin_of(const struct result *r, size_t m)
 	return r->metrics[m].origin ? r->metrics[m].origin : "";
 }
 
-static void render_fns(const struct result *r, const struct attribution_fn *fns, size_t n,
-		       const char *base, const char *name, struct strbuf *out)
-{
-	struct texttable t;
-	size_t row;
+static const char *const fns_classes[] = { "fn", "where", NULL, NULL, NULL, NULL, NULL, NULL };
 
-	texttable_init(&t, 8, "llrrrrrr");
-	row = texttable_row(&t);
-	texttable_set(&t, row, 0, "function");
-	texttable_set(&t, row, 1, "where");
-	texttable_set(&t, row, 2, "%s ms", base);
-	texttable_set(&t, row, 3, "%s ms", name);
-	texttable_set(&t, row, 4, "Δ ms");
-	texttable_set(&t, row, 5, "95%% CI of Δ");
-	texttable_set(&t, row, 6, "share");
-	texttable_set(&t, row, 7, "p (Holm)");
+void attribution_fns_table(const struct result *r, const struct attribution *at, int incl,
+			   struct texttable *t)
+{
+	const struct attribution_fn *fns = incl ? at->incl : at->fn;
+	size_t n = incl ? at->nincl : at->nfn, row;
+
+	texttable_init(t, 8, "llrrrrrr");
+	t->classes = fns_classes;
+	row = texttable_row(t);
+	texttable_set(t, row, 0, "function");
+	texttable_set(t, row, 1, "where");
+	texttable_set(t, row, 2, "%s ms", r->variants[r->baseline].name);
+	texttable_set(t, row, 3, "%s ms", r->variants[at->variant].name);
+	texttable_set(t, row, 4, "Δ ms");
+	texttable_set(t, row, 5, "95%% CI of Δ");
+	texttable_set(t, row, 6, "share");
+	texttable_set(t, row, 7, "p (Holm)");
 	for (size_t i = 0; i < n; i++) {
 		const struct attribution_fn *f = &fns[i];
 		struct strbuf d = STRBUF_INIT, ci = STRBUF_INIT, fn = STRBUF_INIT, w = STRBUF_INIT;
@@ -323,21 +326,31 @@ static void render_fns(const struct result *r, const struct attribution_fn *fns,
 		strbuf_adds(&ci, ", ");
 		ms(&ci, f->hi, 1);
 		strbuf_adds(&ci, "]");
-		row = texttable_row(&t);
-		texttable_set(&t, row, 0, "%s%s", fn.buf ? fn.buf : "", f->significant ? " *" : "");
-		texttable_set(&t, row, 1, "%s", w.buf ? w.buf : "");
-		texttable_set(&t, row, 2, "%.1f", f->mean_a / 1e6);
-		texttable_set(&t, row, 3, "%.1f", f->mean_b / 1e6);
-		texttable_set(&t, row, 4, "%s", d.buf);
-		texttable_set(&t, row, 5, "%s", ci.buf);
+		row = texttable_row(t);
+		texttable_set(t, row, 0, "%s%s", fn.buf ? fn.buf : "", f->significant ? " *" : "");
+		texttable_title(t, row, 0, fn_name(r, f->metric));
+		texttable_set(t, row, 1, "%s", w.buf ? w.buf : "");
+		texttable_title(t, row, 1, origin_of(r, f->metric));
+		texttable_set(t, row, 2, "%.1f", f->mean_a / 1e6);
+		texttable_set(t, row, 3, "%.1f", f->mean_b / 1e6);
+		texttable_set(t, row, 4, "%s", d.buf);
+		texttable_set(t, row, 5, "%s", ci.buf);
 		if (isfinite(f->share))
-			texttable_set(&t, row, 6, "%.0f%%", 100 * f->share);
-		texttable_set(&t, row, 7, "%.2g", f->p_holm);
+			texttable_set(t, row, 6, "%.0f%%", 100 * f->share);
+		texttable_set(t, row, 7, "%.2g", f->p_holm);
 		strbuf_release(&d);
 		strbuf_release(&ci);
 		strbuf_release(&fn);
 		strbuf_release(&w);
 	}
+}
+
+static void render_fns(const struct result *r, const struct attribution *at, int incl,
+		       struct strbuf *out)
+{
+	struct texttable t;
+
+	attribution_fns_table(r, at, incl, &t);
 	texttable_render(&t, 4, out);
 	texttable_release(&t);
 }
@@ -356,10 +369,10 @@ static void render_variant(const struct result *r, const struct attribution *at,
 	if (isfinite(at->dwall))
 		strbuf_addf(out, ", wall-time %+.1f ms", at->dwall / 1e6);
 	strbuf_addch(out, '\n');
-	render_fns(r, at->fn, at->nfn, base, name, out);
+	render_fns(r, at, 0, out);
 	if (at->nincl) {
 		strbuf_adds(out, "    inclusive time (the function and all it calls):\n");
-		render_fns(r, at->incl, at->nincl, base, name, out);
+		render_fns(r, at, 1, out);
 	}
 	if (at->nuncertain)
 		strbuf_addf(out, "    (%zu function%s left out of the inclusive table: call chains cut "
@@ -416,58 +429,75 @@ size_t attribution_top(const struct result *r, struct attribution_top **out, siz
 	return n;
 }
 
-void report_profile_top(const struct result *r, const struct table_opts *o, struct strbuf *out)
+static const char *const top_classes[] = { "fn", "where", NULL, NULL, NULL };
+static const char *const top_head[] = { "function", "where", "self time", "share",
+					"total (with all it calls)" };
+
+size_t attribution_top_table(const struct result *r, struct texttable *tt)
 {
 	struct attribution_top *t;
-	size_t nruns;
+	size_t nruns, k = 0, *runs;
 	double total;
 	size_t n = attribution_top(r, &t, &nruns, &total);
+	int chains = 0;
+
+	if (!n || total <= 0) {
+		free(t);
+		return 0;
+	}
+	runs = xcalloc(r->nruns + 1, sizeof(size_t));
+	for (size_t i = 0; i < r->nruns; i++)
+		if (attribution_run_profiled(r, &r->runs[i]))
+			runs[k++] = i;
+	for (size_t m = 0; m < r->nmetrics && !chains; m++)
+		chains = has_prefix(&r->metrics[m], PROFILE_INCL);
+	texttable_init(tt, chains ? 5 : 4, chains ? "llrrr" : "llrr");
+	tt->classes = top_classes;
+	tt->head = top_head;
+	for (size_t i = 0; i < n && i < ATTRIBUTION_MAX; i++) {
+		size_t row = texttable_row(tt);
+		const struct result_metric *m = &r->metrics[t[i].metric];
+		struct strbuf fn = STRBUF_INIT, w = STRBUF_INIT;
+
+		name_short(&fn, fn_name(r, t[i].metric), NAME_COLUMN_MAX);
+		where_short(&w, m->origin ? m->origin : "", WHERE_COLUMN_MAX);
+		texttable_set(tt, row, 0, "%s", fn.buf ? fn.buf : "");
+		texttable_title(tt, row, 0, fn_name(r, t[i].metric));
+		texttable_set(tt, row, 1, "%s", w.buf ? w.buf : "");
+		texttable_title(tt, row, 1, m->origin);
+		strbuf_release(&fn);
+		strbuf_release(&w);
+		texttable_set(tt, row, 2, "%.1f ms", t[i].mean / 1e6);
+		texttable_set(tt, row, 3, "%.1f%%", 100 * t[i].mean / total);
+		if (chains) {
+			struct strbuf name = STRBUF_INIT;
+			int incl;
+
+			strbuf_addf(&name, "%s%s", PROFILE_INCL, fn_name(r, t[i].metric));
+			incl = result_metric_index(r, name.buf);
+			if (incl >= 0)
+				texttable_set(tt, row, 4, "total %.1f ms",
+					      mean_of(r, runs, nruns, (size_t)incl) / 1e6);
+			strbuf_release(&name);
+		}
+	}
+	free(runs);
+	free(t);
+	return nruns;
+}
+
+void report_profile_top(const struct result *r, const struct table_opts *o, struct strbuf *out)
+{
 	struct texttable tt;
+	size_t nruns = attribution_top_table(r, &tt);
 
 	(void)o;
-	if (n && total > 0) {
-		int chains = 0;
-		size_t *runs = xcalloc(r->nruns + 1, sizeof(size_t)), k = 0;
-
-		for (size_t i = 0; i < r->nruns; i++)
-			if (attribution_run_profiled(r, &r->runs[i]))
-				runs[k++] = i;
-		for (size_t m = 0; m < r->nmetrics && !chains; m++)
-			chains = has_prefix(&r->metrics[m], PROFILE_INCL);
-		strbuf_addf(out, "\nwhere the time goes (self time per run%s, %zu profiled runs):\n",
-			    chains ? "; total: with all it calls" : "", nruns);
-		texttable_init(&tt, chains ? 5 : 4, chains ? "llrrr" : "llrr");
-		for (size_t i = 0; i < n && i < ATTRIBUTION_MAX; i++) {
-			size_t row = texttable_row(&tt);
-			const struct result_metric *m = &r->metrics[t[i].metric];
-
-			struct strbuf fn = STRBUF_INIT, w = STRBUF_INIT;
-
-			name_short(&fn, fn_name(r, t[i].metric), NAME_COLUMN_MAX);
-			where_short(&w, m->origin ? m->origin : "", WHERE_COLUMN_MAX);
-			texttable_set(&tt, row, 0, "%s", fn.buf ? fn.buf : "");
-			texttable_set(&tt, row, 1, "%s", w.buf ? w.buf : "");
-			strbuf_release(&fn);
-			strbuf_release(&w);
-			texttable_set(&tt, row, 2, "%.1f ms", t[i].mean / 1e6);
-			texttable_set(&tt, row, 3, "%.1f%%", 100 * t[i].mean / total);
-			if (chains) {
-				struct strbuf name = STRBUF_INIT;
-				int incl;
-
-				strbuf_addf(&name, "%s%s", PROFILE_INCL, fn_name(r, t[i].metric));
-				incl = result_metric_index(r, name.buf);
-				if (incl >= 0)
-					texttable_set(&tt, row, 4, "total %.1f ms",
-						      mean_of(r, runs, nruns, (size_t)incl) / 1e6);
-				strbuf_release(&name);
-			}
-		}
-		texttable_render(&tt, 2, out);
-		texttable_release(&tt);
-		free(runs);
-	}
-	free(t);
+	if (!nruns)
+		return;
+	strbuf_addf(out, "\nwhere the time goes (self time per run%s, %zu profiled runs):\n",
+		    tt.ncols == 5 ? "; total: with all it calls" : "", nruns);
+	texttable_render(&tt, 2, out);
+	texttable_release(&tt);
 }
 
 /* ---- simulated counts per function ------------------------------------- */

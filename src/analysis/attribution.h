@@ -19,6 +19,7 @@
 #include "result/result.h"
 #include "result/vocab.h"
 #include "report/table.h"
+#include "report/texttable.h"
 
 struct attribution_fn {
 	size_t metric;		/* the function's self:KEY metric */
@@ -77,8 +78,18 @@ size_t attribution_top(const struct result *r, struct attribution_top **out, siz
 		       double *total);
 void attribution_release(struct attribution_set *s);
 
+/* The table of at's functions (self time; incl: inclusive time) as the
+ * terminal shows it, for the terminal and the HTML page to draw. */
+void attribution_fns_table(const struct result *r, const struct attribution *at, int incl,
+			   struct texttable *t);
+
 /* The "where the difference is" section; nothing when no run was profiled. */
 void report_attribution(const struct result *r, const struct table_opts *o, struct strbuf *out);
+
+/* The table of "where the time goes" (no header row: the terminal shows
+ * none; a fifth column "total ..." with call chains) and the count of
+ * profiled runs it averages; 0 and no table when there is nothing. */
+size_t attribution_top_table(const struct result *r, struct texttable *tt);
 
 /* `stat --profile`: where the time goes, the functions with the most self
  * time per run (mean over the profiled runs); nothing without profiles. */

@@ -37,7 +37,7 @@ static const struct html_section sections[] = {
 
 static const char style[] =
 	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#222;"
-	"max-width:1120px;margin:0 auto;padding:1.2em 1.5em}"
+	"max-width:1400px;margin:0 auto;padding:1.2em 1.5em;box-sizing:border-box}"
 	"h1{font-size:1.5em;margin-bottom:.3em}h1 small{color:#666;font-weight:normal}"
 	"h2{font-size:1.2em;border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:2em}"
 	"h3{font-size:1.05em;margin:1.4em 0 .4em}nav a{margin-right:1.1em}"
@@ -71,6 +71,8 @@ static const char style[] =
 	"svg.flame .frame:hover rect{stroke:#000;stroke-width:1}"
 	".grew{color:#d32f2f;font-weight:600}.shrank{color:#1e4fd8;font-weight:600}"
 	"tr.sig td.fn{font-weight:600}td.where{color:#666}"
+	"td.fn,td.site,td.where{overflow-wrap:anywhere}td.site{font-family:ui-monospace,monospace;"
+	"font-size:.88em}table{max-width:100%}h4{font-size:1em;margin:1em 0 .3em}"
 	"ul.notes li{margin:.3em 0}ul.notes li.warning{color:#7a3b00}.hint{color:#555}"
 	"ul.reading li.where{list-style:none;margin-left:1.2em;color:#444}"
 	".facts{display:flex;flex-wrap:wrap;gap:2em}dl{display:grid;"

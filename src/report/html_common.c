@@ -75,6 +75,55 @@ void html_text_cut(struct strbuf *out, const char *s, size_t max)
 	strbuf_release(&safe);
 }
 
+static void table_cell(struct strbuf *out, const struct texttable *t, size_t row, size_t col,
+		       const char *tag)
+{
+	const char *cls = t->classes ? t->classes[col] : NULL;
+	const char *title = t->titles[row * t->ncols + col];
+	const char *cell = t->cells[row * t->ncols + col] ? t->cells[row * t->ncols + col] : "";
+
+	strbuf_addf(out, "<%s", tag);
+	if (cls || t->align[col] == 'r')
+		strbuf_addf(out, " class=\"%s\"", cls ? cls : "num");
+	if (t->span[row] && col == 1 && t->ncols > 2)
+		strbuf_addf(out, " colspan=\"%zu\"", t->ncols - 1);
+	/* a cell that shows its whole text (perhaps with a mark after it,
+	 * "work_b *") needs no title */
+	if (title && strncmp(title, cell, strlen(title))) {
+		strbuf_adds(out, " title=\"");
+		html_text(out, title);
+		strbuf_addch(out, '"');
+	}
+	strbuf_addch(out, '>');
+	html_text(out, cell);
+	strbuf_addf(out, "</%s>", tag);
+}
+
+void html_texttable(struct strbuf *out, const struct texttable *t, const char *cls)
+{
+	strbuf_adds(out, "<table class=\"");
+	html_text(out, cls);
+	strbuf_adds(out, "\">");
+	if (t->head) {
+		strbuf_adds(out, "<thead><tr>");
+		for (size_t c = 0; c < t->ncols; c++) {
+			strbuf_adds(out, "<th>");
+			html_text(out, t->head[c]);
+			strbuf_adds(out, "</th>");
+		}
+		strbuf_adds(out, "</tr></thead>\n<tbody>\n");
+	}
+	for (size_t r = 0; r < t->nrows; r++) {
+		int head = r == 0 && !t->head;
+
+		strbuf_adds(out, head ? "<thead><tr>" : "<tr>");
+		for (size_t c = 0; c < t->ncols && !(t->span[r] && c > 1); c++)
+			table_cell(out, t, r, c, head ? "th" : "td");
+		strbuf_adds(out, head ? "</tr></thead>\n<tbody>\n" : "</tr>\n");
+	}
+	strbuf_adds(out, t->nrows || t->head ? "</tbody></table>\n" : "</table>\n");
+}
+
 void html_value(struct strbuf *out, const struct unit_scale *us, double v)
 {
 	unit_format(out, us, v);

@@ -20,6 +20,7 @@
 #include "analysis/analysis.h"
 #include "analysis/attribution.h"
 #include "analysis/comparison.h"
+#include "report/texttable.h"
 #include "result/result.h"
 #include "report/units.h"
 
@@ -44,6 +45,15 @@ void html_text(struct strbuf *out, const char *s);
 void html_text_lines(struct strbuf *out, const char *s);
 /* The same for at most max characters (UTF-8 aware), "…" when cut. */
 void html_text_cut(struct strbuf *out, const char *s, size_t max);
+
+/*
+ * A table of the terminal's (report/texttable.h) as an HTML table of class
+ * cls: the first row the header, right-aligned columns of class "num", a
+ * column's class from t->classes, a shortened cell's whole text as its
+ * title (shown on hover), a spanning row's second cell across the rest.
+ * The page's tables and the terminal's are so one model, drawn twice.
+ */
+void html_texttable(struct strbuf *out, const struct texttable *t, const char *cls);
 
 /* v (in unit, scale applied) in us, with its suffix: "530.675 ms". */
 void html_value(struct strbuf *out, const struct unit_scale *us, double v);

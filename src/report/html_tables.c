@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/allocsites.h"
 #include "report/compare_table.h"
 #include "report/html_common.h"
 #include "report/names.h"
@@ -211,51 +212,13 @@ void html_stat_table(const struct html_ctx *c, struct strbuf *out)
 
 /* ---- profile ------------------------------------------------------------- */
 
-static const char *fn_name(const struct result *r, size_t m)
-{
-	return r->metrics[m].name + strlen(PROFILE_SELF);
-}
-
-static void time_cell(struct strbuf *out, const struct unit_scale *us, double ns, int sign)
-{
-	strbuf_adds(out, "<td class=\"num\">");
-	if (sign && ns >= 0)
-		strbuf_addch(out, '+');
-	html_value(out, us, ns);
-	strbuf_adds(out, "</td>");
-}
-
-static void fn_cells(struct strbuf *out, const struct result *r, size_t m, int significant)
-{
-	struct strbuf fn = STRBUF_INIT;
-
-	/* short in the cell, whole on hover (the JSON has it whole too) */
-	name_short(&fn, fn_name(r, m), 0);
-	strbuf_adds(out, "<td class=\"fn\"");
-	if (fn.buf && strcmp(fn.buf, fn_name(r, m))) {
-		strbuf_adds(out, " title=\"");
-		html_text(out, fn_name(r, m));
-		strbuf_addch(out, '"');
-	}
-	strbuf_addch(out, '>');
-	html_text(out, fn.buf ? fn.buf : "");
-	strbuf_addf(out, "%s</td><td class=\"where\">", significant ? " *" : "");
-	html_text(out, r->metrics[m].origin);
-	strbuf_adds(out, "</td>");
-	strbuf_release(&fn);
-}
-
+/* The profile's tables are the terminal's (attribution.c, allocsites.c
+ * build them; html_texttable draws them), with the page's headings. */
 static void difference(const struct result *r, const struct attribution *at, struct strbuf *out)
 {
-	double big = fmax(at->total_a, at->total_b);
-	struct unit_scale us;
+	struct unit_scale us = unit_pick("ns", fmax(at->total_a, at->total_b) / 10);
+	struct texttable t;
 
-	/* One unit for the table, chosen a decade below the largest figure
-	 * so that the functions' smaller times keep their digits (ms rather
-	 * than s for a 2 s profile). */
-	for (size_t i = 0; i < at->nfn; i++)
-		big = fmax(big, fabs(at->fn[i].delta));
-	us = unit_pick("ns", big / 10);
 	strbuf_adds(out, "<h3>Where the difference is: ");
 	html_text(out, r->variants[at->variant].name);
 	strbuf_adds(out, " vs ");
@@ -272,58 +235,75 @@ static void difference(const struct result *r, const struct attribution *at, str
 		strbuf_adds(out, at->dwall >= 0 ? "+" : "");
 		html_value(out, &uw, at->dwall);
 	}
-	strbuf_adds(out, ".</p>\n<table class=\"profile diff\"><thead><tr><th>function</th>"
-			 "<th>where</th><th>");
-	html_text(out, r->variants[r->baseline].name);
-	strbuf_adds(out, "</th><th>");
-	html_text(out, r->variants[at->variant].name);
-	strbuf_adds(out, "</th><th>Δ</th><th>95% CI of Δ</th><th>share</th><th>p (Holm)</th>"
-			 "</tr></thead>\n<tbody>\n");
-	for (size_t i = 0; i < at->nfn; i++) {
-		const struct attribution_fn *f = &at->fn[i];
-
-		strbuf_addf(out, "<tr class=\"%s\">", f->significant ? "sig" : "");
-		fn_cells(out, r, f->metric, f->significant);
-		time_cell(out, &us, f->mean_a, 0);
-		time_cell(out, &us, f->mean_b, 0);
-		time_cell(out, &us, f->delta, 1);
-		strbuf_adds(out, "<td class=\"num\">[");
-		strbuf_adds(out, f->lo >= 0 ? "+" : "");
-		html_value(out, &us, f->lo);
-		strbuf_adds(out, ", ");
-		strbuf_adds(out, f->hi >= 0 ? "+" : "");
-		html_value(out, &us, f->hi);
-		strbuf_adds(out, "]</td><td class=\"num\">");
-		if (isfinite(f->share))
-			strbuf_addf(out, "%.0f%%", 100 * f->share);
-		strbuf_addf(out, "</td><td class=\"num\">%.2g</td></tr>\n", f->p_holm);
+	strbuf_adds(out, ". Self time: the function's own code.</p>\n");
+	attribution_fns_table(r, at, 0, &t);
+	html_texttable(out, &t, "profile diff");
+	texttable_release(&t);
+	if (at->nincl) {
+		strbuf_adds(out, "<h4>Inclusive time (the function and all it calls)</h4>\n");
+		attribution_fns_table(r, at, 1, &t);
+		html_texttable(out, &t, "profile diff incl");
+		texttable_release(&t);
 	}
-	strbuf_adds(out, "</tbody></table>\n");
+	if (at->nuncertain)
+		strbuf_addf(out, "<p class=\"note\">%zu function%s left out of the inclusive "
+			    "table: call chains cut short above them could hide more than 5%% of "
+			    "their time.</p>\n", at->nuncertain, at->nuncertain == 1 ? "" : "s");
 }
 
 static void time_goes(const struct result *r, struct strbuf *out)
 {
-	struct attribution_top *t;
-	size_t nruns;
-	double total;
-	size_t n = attribution_top(r, &t, &nruns, &total);
-	struct unit_scale us = unit_pick("ns", n ? t[0].mean : 0);
+	struct texttable t;
+	size_t nruns = attribution_top_table(r, &t);
 
-	if (n && total > 0) {
-		strbuf_addf(out, "<h3>Where the time goes</h3>\n<p>Self time per run, mean over "
-			    "%zu profiled runs.</p>\n<table class=\"profile top\"><thead><tr>"
-			    "<th>function</th><th>where</th><th>self time</th><th>share</th></tr>"
-			    "</thead>\n<tbody>\n", nruns);
-		for (size_t i = 0; i < n && i < ATTRIBUTION_MAX; i++) {
-			strbuf_adds(out, "<tr>");
-			fn_cells(out, r, t[i].metric, 0);
-			time_cell(out, &us, t[i].mean, 0);
-			strbuf_addf(out, "<td class=\"num\">%.1f%%</td></tr>\n",
-				    100 * t[i].mean / total);
+	if (!nruns)
+		return;
+	strbuf_addf(out, "<h3>Where the time goes</h3>\n<p>Self time per run, mean over %zu "
+		    "profiled runs%s.</p>\n", nruns,
+		    t.ncols == 5 ? "; total: with all it calls" : "");
+	html_texttable(out, &t, "profile top");
+	texttable_release(&t);
+}
+
+/* Allocations by call site: per variant against the baseline (compare) or
+ * the top sites (stat), from the traced runs. */
+static void allocation_sites(const struct result *r, struct strbuf *out)
+{
+	for (size_t v = 0; v < r->nvariants; v++) {
+		struct allocsite_table a;
+		struct texttable t;
+		int compare = r->nvariants > 1;
+
+		if (compare && (int)v == r->baseline)
+			continue;
+		allocsites_compute(r, v, &a);
+		if (!a.runs_b || (compare && !a.runs_a)) {
+			allocsites_release(&a);
+			continue;
 		}
-		strbuf_adds(out, "</tbody></table>\n");
+		strbuf_adds(out, "<h3>Allocations by call site");
+		if (compare) {
+			strbuf_adds(out, ": ");
+			html_text(out, r->variants[v].name);
+			strbuf_adds(out, " vs ");
+			html_text(out, r->variants[r->baseline].name);
+		}
+		if (compare)
+			strbuf_addf(out, "</h3>\n<p>From %zu and %zu traced runs (not timed): the "
+				    "exact change per run of the sites whose counts changed, largest "
+				    "change of calls first.</p>\n", a.runs_b, a.runs_a);
+		else
+			strbuf_addf(out, "</h3>\n<p>From %zu traced run%s (not timed): exact counts "
+				    "per run, most calls first.</p>\n", a.runs_b,
+				    a.runs_b == 1 ? "" : "s");
+		if (allocsites_table(r, &a, &t))
+			html_texttable(out, &t, "allocsites");
+		else
+			strbuf_adds(out, "<p>No call site changed: the same calls, bytes and "
+					 "temporaries.</p>\n");
+		texttable_release(&t);
+		allocsites_release(&a);
 	}
-	free(t);
 }
 
 static const char *const sim_counts[] = { "instructions", "l1d-misses", "llc-misses",
@@ -380,6 +360,7 @@ void html_profile(const struct html_ctx *c, struct strbuf *out)
 {
 	if (c->r->nvariants < 2) {
 		time_goes(c->r, out);
+		allocation_sites(c->r, out);
 		return;
 	}
 	for (size_t i = 0; i < c->at.n; i++)
@@ -388,5 +369,6 @@ void html_profile(const struct html_ctx *c, struct strbuf *out)
 		strbuf_adds(out, "<p class=\"legend\">Self time per run, from samples; each "
 				 "variant's run paired with the baseline's of the same block; "
 				 "* = Holm-adjusted p &lt; 0.05 across the functions shown.</p>\n");
+	allocation_sites(c->r, out);
 	simulated(c->r, out);
 }

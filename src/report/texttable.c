@@ -24,6 +24,9 @@ void texttable_release(struct texttable *t)
 		free(t->cells[i]);
 	free(t->cells);
 	free(t->colors);
+	for (size_t i = 0; t->titles && i < t->nrows * t->ncols; i++)
+		free(t->titles[i]);
+	free(t->titles);
 	free(t->span);
 	memset(t, 0, sizeof(*t));
 }
@@ -36,9 +39,11 @@ size_t texttable_row(struct texttable *t)
 	if (t->alloc != old) {
 		t->cells = xrealloc(t->cells, t->alloc * t->ncols * sizeof(char *));
 		t->colors = xrealloc(t->colors, t->alloc * t->ncols * sizeof(char *));
+		t->titles = xrealloc(t->titles, t->alloc * t->ncols * sizeof(char *));
 	}
 	memset(&t->cells[t->nrows * t->ncols], 0, t->ncols * sizeof(char *));
 	memset(&t->colors[t->nrows * t->ncols], 0, t->ncols * sizeof(char *));
+	memset(&t->titles[t->nrows * t->ncols], 0, t->ncols * sizeof(char *));
 	t->span[t->nrows] = 0;
 	return t->nrows++;
 }
@@ -67,6 +72,16 @@ void texttable_set(struct texttable *t, size_t row, size_t col, const char *fmt,
 void texttable_color(struct texttable *t, size_t row, size_t col, const char *sgr)
 {
 	t->colors[row * t->ncols + col] = sgr;
+}
+
+void texttable_title(struct texttable *t, size_t row, size_t col, const char *s)
+{
+	struct strbuf safe = STRBUF_INIT;
+	char **title = &t->titles[row * t->ncols + col];
+
+	strbuf_add_printable(&safe, s ? s : "");
+	free(*title);
+	*title = strbuf_detach(&safe);
 }
 
 void texttable_span(struct texttable *t, size_t row)

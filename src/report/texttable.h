@@ -21,6 +21,14 @@ struct texttable {
 	const char **colors;	/* rows * ncols: an SGR sequence ("\033[1;31m") or NULL */
 	size_t nrows, alloc;
 	int *span;		/* per row: 1 = the second cell runs across the rest */
+	char **titles;		/* rows * ncols: the whole text of a shortened cell, or NULL */
+	/* Per column, what the HTML page calls it ("fn", "num"), or NULL:
+	 * a static array the builder of the table sets. */
+	const char *const *classes;
+	/* Column headings when the first row is not a header (the terminal
+	 * shows some tables without one; the HTML page always has one), or
+	 * NULL: a static array too. */
+	const char *const *head;
 };
 
 void texttable_init(struct texttable *t, size_t ncols, const char *align);
@@ -34,6 +42,10 @@ void texttable_set(struct texttable *t, size_t row, size_t col, const char *fmt,
 /* Show cell (row, col) in colour: sgr (a static string such as "\033[33m")
  * before it, a reset after it. */
 void texttable_color(struct texttable *t, size_t row, size_t col, const char *sgr);
+/* The whole text of cell (row, col) when the cell shows it shortened (a
+ * function's name cut to fit the column): the text renderers leave it out,
+ * the HTML page shows it on hover. */
+void texttable_title(struct texttable *t, size_t row, size_t col, const char *s);
 /* Let the row's second cell run across the remaining columns (which stay
  * empty), e.g. "not counted (see notes)"; it does not widen its column. */
 void texttable_span(struct texttable *t, size_t row);

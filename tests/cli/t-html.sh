@@ -95,7 +95,11 @@ verdicts_styled p.html
 # where the difference is: the functions, their times in human units
 dom_has p.html '<td class="fn">work_b \*</td>'
 dom_has p.html '<td class="fn">work_a( \*)?</td>'
-dom_has p.html '<td class="num">\+[0-9.]+ ms</td>'
+dom_has p.html '<td class="num">\+[0-9.]+</td>'
+# the terminal's inclusive-time table and allocation sites are on the page
+dom_has p.html '<h4>Inclusive time \(the function and all it calls\)</h4> *<table class="profile diff incl">'
+dom_has p.html '<table class="profile diff incl">.*<td class="fn">work_b \*</td>'
+dom_has p.html '<h3>Allocations by call site: three vs one</h3>'
 # call chains (--call-graph dwarf, the default): the real stacks, main under
 # the entry and work_b above it
 dom_has p.html '<title>work_b'
@@ -172,6 +176,10 @@ render d.html demo
 dom_has d.html '<section id="reading">'
 dom_has d.html '<li class="variant">pool-inplace: '
 dom_has d.html '<li class="where">-&gt; '
+# the allocations by call site, as the terminal has them, whole on hover
+dom_has d.html '<table class="allocsites">'
+dom_has d.html '<td class="site"[^>]*>heap_alloc_slow&lt;heap_alloc&lt;'
+dom_has d.html '<td class="site" title="[^"]{93,}">[^<]*…'
 
 # --- names, commands and notes with markup and control characters ---
 esc='\u001b'

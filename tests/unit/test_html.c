@@ -138,6 +138,49 @@ static void test_text(void **state)
 	strbuf_release(&sb);
 }
 
+/* A terminal table drawn as HTML: header row, classes, the whole text of a
+ * shortened cell as its title, a spanning row, everything escaped. */
+static void test_texttable(void **state)
+{
+	static const char *const classes[] = { "fn", NULL, NULL };
+	struct texttable t;
+	struct strbuf sb = STRBUF_INIT;
+	size_t row;
+
+	(void)state;
+	texttable_init(&t, 3, "llr");
+	t.classes = classes;
+	row = texttable_row(&t);
+	texttable_set(&t, row, 0, "function");
+	texttable_set(&t, row, 1, "where");
+	texttable_set(&t, row, 2, "Δ ms");
+	row = texttable_row(&t);
+	texttable_set(&t, row, 0, "std::vector<…>::push");
+	texttable_title(&t, row, 0, "std::vector<int>::push");
+	texttable_set(&t, row, 1, "a.c");
+	texttable_title(&t, row, 1, "a.c");
+	texttable_set(&t, row, 2, "+1.0");
+	row = texttable_row(&t);
+	texttable_set(&t, row, 0, "x\x1b[2J");
+	texttable_set(&t, row, 1, "not counted");
+	texttable_span(&t, row);
+	html_texttable(&sb, &t, "profile");
+	assert_string_equal(sb.buf,
+		"<table class=\"profile\"><thead><tr><th class=\"fn\">function</th><th>where</th>"
+		"<th class=\"num\">Δ ms</th></tr></thead>\n<tbody>\n"
+		"<tr><td class=\"fn\" title=\"std::vector&lt;int&gt;::push\">std::vector&lt;…&gt;::push"
+		"</td><td>a.c</td><td class=\"num\">+1.0</td></tr>\n"
+		"<tr><td class=\"fn\">x\\x1b[2J</td><td colspan=\"2\">not counted</td></tr>\n"
+		"</tbody></table>\n");
+	/* The terminal draws the same model without the titles. */
+	strbuf_reset(&sb);
+	texttable_render(&t, 0, &sb);
+	assert_null(strstr(sb.buf, "<int>"));
+	assert_non_null(strstr(sb.buf, "std::vector<…>::push"));
+	strbuf_release(&sb);
+	texttable_release(&t);
+}
+
 /*
  * Two variants named with markup and a terminal sequence; B takes twice
  * A's wall time in every block (exactly: the verdict cannot be anything
@@ -264,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_axis_index),
 		cmocka_unit_test(test_axis_ratio),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_texttable),
 		cmocka_unit_test(test_page_escapes),
 		cmocka_unit_test(test_page_parts),
 		cmocka_unit_test(test_page_flat),
