@@ -8,6 +8,8 @@
 #   $(BUILD)/lib/libpmustat.a, libpmustat.so{,.0,.$(VERSION)}
 #   $(BUILD)/regions-prog      test driver (static lib), for tests/cli/t-regions*.sh
 #   $(BUILD)/regions-prog-so   the same against the shared library
+#   $(BUILD)/pmustat-regioncost  times one region entry with the real library,
+#                              for the campaign's cost note (installed in libexec)
 #   make install-lib           header, libraries, pkg-config file, man page
 #                              (a prerequisite of `make install`)
 PMLIB_SRC := $(sort $(wildcard lib/pmustat/*.c))
@@ -26,7 +28,8 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
 
-EXTRA_BINS += $(PMLIB_A) $(PMLIB_DIR)/libpmustat.so $(BUILD)/regions-prog $(BUILD)/regions-prog-so
+EXTRA_BINS += $(PMLIB_A) $(PMLIB_DIR)/libpmustat.so $(BUILD)/regions-prog $(BUILD)/regions-prog-so \
+	$(BUILD)/pmustat-regioncost
 
 $(BUILD)/lib/pmustat/%.o: lib/pmustat/%.c
 	@mkdir -p $(dir $@)
@@ -52,6 +55,9 @@ $(BUILD)/regions-prog-so: lib/pmustat/test/regions-prog.c include/pmustat.h $(PM
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $< \
 		-L$(PMLIB_DIR) -Wl,-rpath,'$$ORIGIN/lib' -lpmustat
 
+$(BUILD)/pmustat-regioncost: lib/pmustat/cost/regioncost.c include/pmustat.h $(PMLIB_A)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(LDFLAGS) -pthread -o $@ $< $(PMLIB_A)
+
 # The library's own unit test links its objects directly (the generic test
 # rule links only the tool's internal library, which it also needs for the
 # hand-off round trip).
@@ -72,7 +78,7 @@ PC_RPATH := $(if $(filter /usr/lib /lib /usr/lib/$(shell $(CC) -dumpmachine 2>/d
 
 .PHONY: install-lib
 install: install-lib
-install-lib: $(PMLIB_A) $(PMLIB_DIR)/libpmustat.so
+install-lib: $(PMLIB_A) $(PMLIB_DIR)/libpmustat.so $(BUILD)/pmustat-regioncost
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(MANDIR)/man3
 	install -m 644 include/pmustat.h $(DESTDIR)$(INCLUDEDIR)/pmustat.h
 	install -m 644 $(PMLIB_A) $(DESTDIR)$(LIBDIR)/libpmustat.a
@@ -84,6 +90,8 @@ install-lib: $(PMLIB_A) $(PMLIB_DIR)/libpmustat.so
 		-e 's|@RPATH@|$(PC_RPATH)|' \
 		lib/pmustat/pmustat.pc.in >$(DESTDIR)$(LIBDIR)/pkgconfig/pmustat.pc
 	install -m 644 lib/pmustat/pmustat_region.3 $(DESTDIR)$(MANDIR)/man3/pmustat_region.3
+	install -d $(DESTDIR)$(PREFIX)/libexec/pmustat
+	install -m 755 $(BUILD)/pmustat-regioncost $(DESTDIR)$(PREFIX)/libexec/pmustat/pmustat-regioncost
 
 -include $(PMLIB_OBJ:.o=.d)
 

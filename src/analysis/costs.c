@@ -1,5 +1,6 @@
 /*
- * Mechanism costs from the runs (costs.h).
+ * Mechanism costs from the runs (costs.h): the paired instrumented runs of
+ * each perturbing mechanism, and the estimate for the region markers.
  */
 #include "analysis/costs.h"
 
@@ -48,6 +49,52 @@ size_t mechanism_cost(const struct result *r, size_t m, size_t v, struct stats_p
 	return n;
 }
 
+/* A run's region entries: its REGION:entries metrics, summed. */
+static double run_entries(const struct result *r, const struct result_run *run)
+{
+	size_t elen = strlen(REGION_ENTRIES);
+	double n = 0;
+
+	for (size_t m = 0; m < r->nmetrics; m++) {
+		const char *name = r->metrics[m].name;
+		size_t len = strlen(name);
+
+		if (r->metrics[m].source == MSRC_REGION && len > elen &&
+		    !strcmp(name + len - elen, REGION_ENTRIES) && run->values[m].valid)
+			n += run->values[m].value;
+	}
+	return n;
+}
+
+size_t region_cost(const struct result *r, size_t v, struct region_cost *out)
+{
+	int wall = result_metric_index(r, "wall-time");
+	int cost = result_metric_index(r, REGION_COST_METRIC);
+	double w = 0, x = 0, e = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; wall >= 0 && cost >= 0 && i < r->nruns; i++) {
+		const struct result_run *run = &r->runs[i];
+		double n;
+
+		if ((size_t)run->variant != v || run->status != RUN_OK || run->warmup ||
+		    run->instrumented || run->simulated || run->traced ||
+		    !run->values[wall].valid || !run->values[cost].valid)
+			continue;
+		n = run_entries(r, run);
+		out->entry_ns = run->values[cost].value;
+		w += run->values[wall].value;
+		x += n * out->entry_ns;
+		e += n;
+		out->runs++;
+	}
+	if (out->runs) {
+		out->entries = e / (double)out->runs;
+		out->ratio = x < w ? w / (w - x) : NAN;
+	}
+	return out->runs;
+}
+
 static json_t *num_or_null(double x)
 {
 	return isfinite(x) ? json_real(x) : json_null();
@@ -76,6 +123,19 @@ json_t *mechanism_costs_json(const struct result *r)
 				"ci_low", num_or_null(n >= 2 ? p.ci_lo : NAN),
 				"ci_high", num_or_null(n >= 2 ? p.ci_hi : NAN)));
 		}
+	}
+	for (size_t v = 0; v < r->nvariants; v++) {
+		struct region_cost rc;
+
+		if (!region_cost(r, v, &rc))
+			continue;
+		if (!a)
+			a = json_array();
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:I, s:o, s:n, s:n, s:f, s:f}",
+			"mechanism", "regions", "metric", REGION_COST_METRIC,
+			"variant", r->variants[v].name, "pairs", (json_int_t)rc.runs,
+			"ratio", num_or_null(rc.ratio), "ci_low", "ci_high",
+			"entries", rc.entries, "entry_ns", rc.entry_ns));
 	}
 	return a;
 }

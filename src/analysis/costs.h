@@ -20,8 +20,23 @@
  * pairs (0: none), and their ratio in *out (interval NaN below 2 pairs). */
 size_t mechanism_cost(const struct result *r, size_t m, size_t v, struct stats_paired *out);
 
+/*
+ * Region markers stay in the timed runs; their cost is estimated from a
+ * measured figure: a run's entries (its REGION:entries metrics, summed)
+ * times the time of one entry (REGION_COST_METRIC, timed once with the real
+ * library), against its wall time. Over variant v's measured timed runs
+ * that carry the figure: their number (0: none), the mean entries per run,
+ * the figure, and ratio = wall / (wall - entries x figure), summed over the
+ * runs (NaN when the estimate reaches the wall time).
+ */
+struct region_cost {
+	size_t runs;
+	double entries, entry_ns, ratio;
+};
+size_t region_cost(const struct result *r, size_t v, struct region_cost *out);
+
 /* "mechanism_costs": one object per mechanism and variant, or NULL when no
- * mechanism ran apart. */
+ * mechanism ran apart and no region was entered. */
 json_t *mechanism_costs_json(const struct result *r);
 
 #endif

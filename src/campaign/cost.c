@@ -8,7 +8,9 @@
  * pairs (analysis/costs.c, also the JSON's "mechanism_costs") is the
  * mechanism's cost for that variant, stated in one note per mechanism. The
  * verdicts never see these runs: their wall time is not the wall-time
- * metric's.
+ * metric's. Region markers stay in the timed runs; their note states what
+ * they cost there, from the time of one entry timed with the real library
+ * (mech_regions.c) and the entries of each run.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -82,10 +84,46 @@ static void add_cost(struct strbuf *sb, const struct campaign *c, size_t v,
 		    c->res.nvariants > 1 ? "'s" : " command's", n, n == 1 ? "" : "s");
 }
 
+static void add_region_cost(struct strbuf *sb, const struct campaign *c, size_t v,
+			    const struct region_cost *rc)
+{
+	const char *name = c->res.variants[v].name;
+
+	strbuf_addf(sb, "%s%.0f entries per run added ", sb->len ? "; " : "", rc->entries);
+	if (isfinite(rc->ratio))
+		strbuf_addf(sb, "about %+.1f%% to", 100 * (rc->ratio - 1));
+	else	/* the one timing overstates the runs' own entries */
+		strbuf_adds(sb, "more than the whole of");
+	strbuf_addf(sb, " %s%s wall time", c->res.nvariants > 1 ? name : "the",
+		    c->res.nvariants > 1 ? "'s" : " command's");
+}
+
+/* The region markers' note: their cost inside the timed runs. */
+static void note_region_cost(struct campaign *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct region_cost rc;
+	double ns = 0;
+
+	for (size_t v = 0; v < c->res.nvariants; v++)
+		if (region_cost(&c->res, v, &rc)) {
+			add_region_cost(&sb, c, v, &rc);
+			ns = rc.entry_ns;
+		}
+	if (sb.len)
+		result_add_note(&c->res, NOTE_NOTE, NULL, NULL,
+				"region markers ran inside the timed runs, so the verdicts carry "
+				"their cost: one entry (an enter/exit pair) took %.2f us of CPU "
+				"time, timed once with libpmustat and this campaign's events (time, "
+				"not instructions): %s", ns / 1e3, sb.buf);
+	strbuf_release(&sb);
+}
+
 void campaign_note_costs(struct campaign *c)
 {
 	struct strbuf sb = STRBUF_INIT;
 
+	note_region_cost(c);
 	for (size_t k = 0; k < c->nmech; k++) {
 		size_t runs = 0;
 

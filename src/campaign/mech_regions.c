@@ -5,19 +5,41 @@
  * the block's counter group) and reads back what each region counted, as
  * metrics named "REGION:EVENT" created the first time a region is seen.
  * A program without markers reports nothing, which is not an error.
+ *
+ * The markers stay in the timed runs (an entry costs the program a few
+ * counter reads, not code per event of its own), so their cost is measured
+ * and stated instead: once per campaign, after the first run that entered
+ * a region, pmustat-regioncost (lib/pmustat/cost) times enter/exit pairs of
+ * the real library with that run's hand-off, the same events by the same
+ * read path, and every run that entered regions carries that time per
+ * entry (REGION_COST_METRIC) for the cost note and mechanism_costs
+ * (analysis/costs.c).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend/regions.h"
 #include "campaign/mechanism.h"
+#include "core/selfpath.h"
 #include "core/strbuf.h"
 #include "plan/groups.h"
+#include "result/vocab.h"
+#include "run/capture.h"
 
 #define REGIONS_MAX_EVENTS 16
 
+/* The cost's timing: pairs per round, rounds (the median is kept). A pair
+ * takes 4 ns with the library off and ~10 us with read() on a loaded VM:
+ * at most a few tenths of a second, once per campaign. */
+#define COST_PAIRS "1000"
+#define COST_ROUNDS "5"
+
 struct regions_state {
 	unsigned noted, dropped;	/* problems already said once */
+	int timed;			/* the entry cost was timed (or could not be) */
+	double entry_ns;		/* its figure, or 0 */
 };
 
 struct regions_run {
@@ -120,6 +142,55 @@ static void record_row(struct campaign *c, const struct regions_run *r, size_t r
 	}
 }
 
+/* Time one region entry with the real library and run r's hand-off; 0 and
+ * a note when it cannot. */
+static double time_entry(struct campaign *c, const struct regions_run *r)
+{
+	char *prog = selfpath_find("PMUSTAT_REGIONCOST", "pmustat-regioncost", X_OK);
+	char *argv[] = { prog, COST_PAIRS, COST_ROUNDS, NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct error err;
+	double ns = 0;
+	int status = 0, active = 0;
+
+	error_clear(&err);
+	if (!prog)
+		error_set(&err, ERR_RUNTIME, "pmustat-regioncost was not found");
+	else if (!run_capture_env(argv, r->env, 256, &out, &status, &err) &&
+		 (!out.buf || sscanf(out.buf, "%lf %d", &ns, &active) != 2 || !active || ns <= 0))
+		error_set(&err, ERR_RUNTIME, "pmustat-regioncost gave no figure (exit status %d)",
+			  status);
+	if (err.kind != ERR_NONE) {
+		result_add_note(&c->res, NOTE_WARNING, NULL, "build it with 'make', or set "
+				"PMUSTAT_REGIONCOST to its path", "regions: what an entry costs "
+				"was not measured: %s", err.msg);
+		ns = 0;
+	}
+	strbuf_release(&out);
+	free(prog);
+	return ns;
+}
+
+/* Every run that entered regions carries the time of one entry. */
+static void record_cost(struct campaign *c, struct regions_state *s,
+			const struct regions_run *r, size_t run_index)
+{
+	int m;
+
+	if (!s->timed) {
+		s->timed = 1;
+		s->entry_ns = time_entry(c, r);
+	}
+	if (s->entry_ns <= 0)
+		return;
+	m = result_metric_index(&c->res, REGION_COST_METRIC);
+	if (m < 0) {
+		result_add_metric_late(&c->res, REGION_COST_METRIC, "ns", MSRC_REGION)->hidden = 1;
+		m = (int)c->res.nmetrics - 1;
+	}
+	campaign_set_value(c, run_index, (size_t)m, s->entry_ns);
+}
+
 static void regions_end(struct campaign *c, void *state, void *run,
 			const struct measure_outcome *out, size_t run_index)
 {
@@ -134,6 +205,8 @@ static void regions_end(struct campaign *c, void *state, void *run,
 	if (regions_collect(&r->h, &res, &err) == 0) {
 		for (size_t i = 0; i < res.nrows; i++)
 			record_row(c, r, run_index, &res.rows[i]);
+		if (res.nrows)
+			record_cost(c, s, r, run_index);
 		if (res.problem && s->noted++ == 0)
 			result_add_note(&c->res, NOTE_WARNING, NULL, res.problem_hint,
 					"regions: %s", res.problem);

@@ -29,4 +29,11 @@
 /* The prefix of a cost metric's name: "wall-time:with-calls". */
 #define COST_METRIC_PREFIX "wall-time:with-"
 
+/* What one region entry (an enter/exit pair) costs, in ns, timed once per
+ * campaign with the real library (campaign/mech_regions.c): valid on every
+ * run that entered regions. No colon: no region metric ("REGION:EVENT") can
+ * take its name. The entries of a run are its REGION_ENTRIES metrics. */
+#define REGION_COST_METRIC "region-entry-cost"
+#define REGION_ENTRIES ":entries"
+
 #endif

@@ -19,6 +19,12 @@ extern char **environ;
 int run_capture(char *const *argv, size_t max, struct strbuf *out, int *status,
 		struct error *err)
 {
+	return run_capture_env(argv, environ, max, out, status, err);
+}
+
+int run_capture_env(char *const *argv, char *const *envp, size_t max, struct strbuf *out,
+		    int *status, struct error *err)
+{
 	posix_spawn_file_actions_t fa;
 	int p[2], rc, wst = 0;
 	pid_t pid;
@@ -28,7 +34,7 @@ int run_capture(char *const *argv, size_t max, struct strbuf *out, int *status,
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, p[1], STDOUT_FILENO);
 	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-	rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+	rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, envp);
 	posix_spawn_file_actions_destroy(&fa);
 	close(p[1]);
 	if (rc) {

@@ -15,4 +15,9 @@
 int run_capture(char *const *argv, size_t max, struct strbuf *out, int *status,
 		struct error *err);
 
+/* The same with the environment envp (the region markers' cost: the
+ * hand-off of a run). */
+int run_capture_env(char *const *argv, char *const *envp, size_t max, struct strbuf *out,
+		    int *status, struct error *err);
+
 #endif
