@@ -51,14 +51,21 @@ size_t perf_set_open(struct perf_set *s, const struct event_spec *evs, const siz
 	s->n = n;
 	s->c = xcalloc(n ? n : 1, sizeof(*s->c));
 	for (size_t i = 0; i < n; i++) {
-		struct perf_event_attr a;
-		size_t lead = group ? group[i] : i;
-		int group_fd = -1;
-
 		s->c[i].ev = &evs[i];
 		s->c[i].fd = -1;
-		if (lead == (size_t)-1)
-			continue;	/* not in this run's group */
+	}
+	/* Leaders first (pass 0), then members: the planner may list a member
+	 * before its leader (-e r10:u,instructions:u, the anchor leading),
+	 * and a member needs its leader's descriptor. Opened in list order,
+	 * such a member got group_fd 0 (its leader's slot not yet filled) and
+	 * EBADF: no value, and no reason said (#22, the emulated arm64 PMU). */
+	for (size_t k = 0; k < 2 * n; k++) {
+		size_t i = k % n, lead = group ? group[i] : i;
+		struct perf_event_attr a;
+		int group_fd = -1;
+
+		if (lead == (size_t)-1 || (lead == i) != (k < n))
+			continue;	/* not in this run's group, or not in this pass */
 		if (lead != i) {
 			group_fd = s->c[lead].fd;
 			if (group_fd < 0) {

@@ -33,6 +33,7 @@ struct perf_state {
 	size_t *leaders;		/* scratch: one run's leaders */
 	unsigned placements_noted;	/* hybrid: sets of core types already
 					 * said (bit = set of types that ran) */
+	char *said_missing;		/* per event: why a run had no value, said */
 };
 
 struct perf_run {
@@ -253,6 +254,7 @@ static void perf_release(void *state)
 	free(s->owned);
 	free(s->pev);
 	free(s->leaders);
+	free(s->said_missing);
 	if (s->have_plan)
 		plan_release(&s->plan);
 	if (s->have_resol)
@@ -339,6 +341,7 @@ static int perf_plan_done(struct campaign *c, void *state, struct mech_needs *ne
 		for (size_t k = 0; k < s->plan.groups[g].n; k++)
 			c->res.metrics[s->event_metric[s->plan.groups[g].ev[k]]].group = (int)g;
 	s->leaders = xcalloc(s->nevents + 1, sizeof(size_t));
+	s->said_missing = xcalloc(s->nevents + 1, 1);
 	need->groups = s->plan.ngroups;
 	if (c->res.kernel_excluded && s->nevents)
 		result_add_note(&c->res, NOTE_NOTE, NULL,
@@ -382,10 +385,53 @@ static int perf_begin(struct campaign *c, void *state, struct run_setup *rs, voi
 static void note_placement(struct campaign *c, struct perf_state *s, const struct result_run *rec,
 			   size_t run_index);
 
+/*
+ * Event i of this run's group has no value: its counter could not be
+ * opened on the child (open_errno), or not read. Said once per event, as a
+ * warning on it (in the table's notes and the result's JSON), since the
+ * table can only say "no usable runs": the probe before the runs opened
+ * the event alone, so a refusal here is the kernel's answer to the event
+ * in its group, or to something that changed since.
+ */
+static void note_missing(struct campaign *c, struct perf_state *s, size_t i, int errnum,
+			 size_t run_index)
+{
+	const struct event_spec *ev = &s->events[i];
+	size_t lead = s->leaders[i];
+	struct strbuf sb = STRBUF_INIT, hint = STRBUF_INIT;
+	struct error why;
+
+	if (s->said_missing[i] || lead == PLAN_NOT_COUNTED || c->target)
+		return;	/* an attach session says its own (target.c) */
+	s->said_missing[i] = 1;
+	error_clear(&why);
+	if (errnum) {
+		perf_open_strerror(ev, errnum, &c->res.host, &why);
+		strbuf_addf(&sb, "no value from run %zu on where it cannot be opened: %s", run_index,
+			    reason_of(why.msg));
+		if (lead != i)
+			strbuf_addf(&sb, " (as a member of the group led by '%s'; it opened "
+				    "alone when probed before the runs)", s->events[lead].name);
+		strbuf_addf(&hint, "%s; 'pmustat explain %s' says what it counts%s%s",
+			    why.hint[0] ? why.hint : "see 'pmustat list' for the events usable here",
+			    ev->name, lead != i ? ", and counting it alone (-e " : "",
+			    lead != i ? ev->name : "");
+		if (lead != i)
+			strbuf_adds(&hint, ") shows whether the group is the cause");
+	} else {
+		strbuf_addf(&sb, "no value from run %zu on where it cannot be read: its counter "
+			    "opened, but read(2) returned no count", run_index);
+		strbuf_addf(&hint, "see 'pmustat doctor' and 'pmustat explain %s'", ev->name);
+	}
+	result_add_note(&c->res, NOTE_WARNING, ev->name, hint.buf, "%s", sb.buf);
+	strbuf_release(&sb);
+	strbuf_release(&hint);
+}
+
 static void perf_end(struct campaign *c, void *state, void *run,
 		     const struct measure_outcome *out, size_t run_index)
 {
-	const struct perf_state *s = state;
+	struct perf_state *s = state;
 	const struct perf_run *pr = run;
 	struct result_run *rec = &c->res.runs[run_index];
 
@@ -395,8 +441,10 @@ static void perf_end(struct campaign *c, void *state, void *run,
 		struct result_value *v = &rec->values[s->event_metric[i]];
 		size_t k = pr->base + i;
 
-		if (!out->read_ok[k])
+		if (!out->read_ok[k]) {
+			note_missing(c, s, i, out->open_errno ? out->open_errno[k] : 0, run_index);
 			continue;
+		}
 		v->valid = 1;
 		v->value = (double)out->readings[k].value;
 		v->enabled = out->readings[k].enabled;

@@ -34,11 +34,14 @@ static void open_instance(struct attach *a, const struct attach_opts *o,
 			  const struct event_spec *evs, const size_t *group, int *open_errno,
 			  size_t j)
 {
-	for (size_t i = 0; i < a->nevents; i++) {
-		size_t lead = group ? group[i] : i;
+	/* Leaders first (k < nevents), then members: a member may be listed
+	 * before its leader, whose descriptor it needs (backend/perf_event.c). */
+	for (size_t k = 0; k < 2 * a->nevents; k++) {
+		size_t i = k % a->nevents, lead = group ? group[i] : i;
 		int gfd = -1, fd;
 
-		if (lead == (size_t)-1 || !wanted(o, a->nevents, i, j))
+		if (lead == (size_t)-1 || (lead == i) != (k < a->nevents) ||
+		    !wanted(o, a->nevents, i, j))
 			continue;
 		if (lead != i) {
 			gfd = FD(a, lead, j);
