@@ -38,6 +38,12 @@ const struct sysfs_pmu *checks_core_pmu(const struct checks *c, const struct cpu
 void checks_pmu_all(struct checks *c, const struct cpu_map *m);
 void checks_env_all(struct checks *c);
 
+/* ", 6 event counters + the cycle counter (pmustat's data for neoverse-n1:
+ * ...)": the core PMU's counter count where no CPUID gives it (arm64), with
+ * the source it came from (checks_counters.c). */
+struct strbuf;
+void checks_counters_text(const struct checks *c, struct strbuf *out);
+
 /* Words for the hardware-PMU gap, shared by doctor and checks_explain. */
 void checks_no_pmu_reason(const struct checks_hv *hv, char *reason, size_t len);
 

@@ -222,6 +222,13 @@ static void counters_text(const struct checks *c, const struct sysfs_pmu *p, cha
 					id->gp_counters);
 	if (id->fixed_counters >= 0 && off < len)
 		off += (size_t)snprintf(buf + off, len - off, " + %d fixed", id->fixed_counters);
+	if (id->arch == CPU_ARCH_ARM64 && off < len) {	/* no CPUID: data or the boot log */
+		struct strbuf sb = STRBUF_INIT;
+
+		checks_counters_text(c, &sb);
+		off += (size_t)snprintf(buf + off, len - off, "%s", sb.buf);
+		strbuf_release(&sb);
+	}
 	if (id->perfmon_v2 == 1 && off < len)
 		off += (size_t)snprintf(buf + off, len - off, ", PerfMonV2");
 	else if (id->perfmon_version > 0 && off < len)
@@ -284,7 +291,7 @@ static void check_core_pmu(struct checks *c, const struct cpu_map *m)
 	struct check *k = checks_add(c, "core_pmu", "hardware PMU", CHECK_OK);
 	size_t ncore;
 	const struct sysfs_pmu *p = checks_core_pmu(c, m, &ncore);
-	char extra[256];
+	char extra[512];
 	int e = probe_cycles(c, k);
 
 	c->ncore_pmus = ncore;
