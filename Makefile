@@ -28,7 +28,7 @@ CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -DPMUSTAT_VERSION=\"$(VERSION)\" -g $(OPT)
 	-Wno-missing-field-initializers -Wno-format-truncation -Isrc -Iinclude $(SAN)
 # libpfm4 is dlopen()ed by pmustat on first use (src/catalog/libpfm.h);
 # only the unit tests, which call it directly, link it.
-LDLIBS_BASE := -ljansson -ldw -lelf -liberty -lm -ldl
+LDLIBS_BASE := -ljansson -ldw -lelf -lz -liberty -lm -ldl
 CFLAGS  ?=
 LDFLAGS ?=
 

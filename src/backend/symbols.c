@@ -34,6 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backend/debuginfo.h"
 #include "backend/symbols_scopes.h"
 #include "core/safeopen.h"
 #include "core/sort.h"
@@ -148,6 +149,7 @@ struct module {
 	char *why;
 	int used, has_symbols, has_dwarf;
 	char *debug_path;	/* where its build-id debug file would be, or NULL */
+	char *skipped;		/* a debug file candidate that was no regular file */
 	struct unit_index *units;	/* built at the first address in each unit */
 	size_t nunits, aunits;
 };
@@ -200,6 +202,7 @@ static void module_release(struct module *m)
 	free(m->units);
 	free(m->why);
 	free(m->debug_path);
+	free(m->skipped);
 }
 
 void symbolizer_free(struct symbolizer *s)
@@ -462,7 +465,7 @@ static uint64_t load_bias(const struct object *o, const struct range *r, uint64_
 
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = debuginfo_find,	/* never blocks: see debuginfo.h */
 	.section_address = dwfl_offline_section_address,
 };
 
@@ -508,6 +511,8 @@ static void module_open(struct module *m)
 {
 	Dwarf_Addr dwbias;
 	struct strbuf why = STRBUF_INIT;
+	struct debuginfo_skip skip = { "" };
+	void **ud;
 
 	int fd = safeopen_read(m->path, 0);	/* a path the program's records named */
 
@@ -526,7 +531,14 @@ static void module_open(struct module *m)
 		return;
 	}
 	m->has_symbols = count_functions(m->mod);
+	/* debuginfo_find says what it skipped through the module's userdata,
+	 * for as long as this call lasts (m may move later) */
+	dwfl_module_info(m->mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+	*ud = &skip;
 	m->has_dwarf = dwfl_module_getdwarf(m->mod, &dwbias) != NULL;
+	*ud = NULL;
+	if (skip.path[0])
+		m->skipped = xstrdup(skip.path);
 	m->debug_path = build_id_path(m->mod);
 }
 
@@ -896,6 +908,11 @@ const char *const *symbolizer_gaps(struct symbolizer *s)
 
 		if (m->used && !m->mod) {
 			strbuf_addf(&sb, "%s: its samples count as '%s'", m->why, UNKNOWN);
+			gap_add(&s->gaps, &n, &alloc, &sb);
+		}
+		if (m->used && m->skipped) {
+			strbuf_addf(&sb, "'%s' is not a regular file: skipped where the debug file "
+				    "of '%s' is looked up", m->skipped, m->path);
 			gap_add(&s->gaps, &n, &alloc, &sb);
 		}
 		module_gap(m, &s->gaps, &n, &alloc);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backend/debuginfo.h"
 #include "backend/sample.h"
 #include "core/safeopen.h"
 #include "core/strbuf.h"
@@ -32,7 +33,7 @@ struct unwinder {
 
 static const Dwfl_Callbacks callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = debuginfo_find,	/* never blocks: see debuginfo.h */
 	.section_address = dwfl_offline_section_address,
 };
 

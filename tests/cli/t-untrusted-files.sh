@@ -80,6 +80,45 @@ run_pm 0 stat --profile --keep-children -r 1 -o p.json -- ./remap.sh
 [ -s m-writer.pid ] && kill $(cat m-writer.pid) 2>/dev/null
 expect_in out "cannot read '$PWD/m': not a regular file"
 
+# ---- the debug file a mapped object's .gnu_debuglink names, looked up
+# beside the object: a FIFO the program put there (no writer: a blocking
+# open would wait for ever, with SIGINT and SIGTERM held) is skipped and
+# said; a real debug file there is still found (its DWARF used).
+if command -v cc >/dev/null && command -v objcopy >/dev/null; then
+	cat >spin.c <<'EOF2'
+int main(int argc, char **argv)
+{
+	volatile unsigned long x = 0;
+
+	(void)argv;
+	for (unsigned long i = 0; i < 150000000ul * (unsigned long)argc; i++)
+		x += i;
+	return (int)(x & 1);
+}
+EOF2
+	cc -g -O1 -o spin spin.c && objcopy --only-keep-debug spin spin.debug &&
+		objcopy --strip-debug --add-gnu-debuglink=spin.debug spin ||
+		fail "cannot build a program with a .gnu_debuglink"
+	timeout -k 5 300 "$PMUSTAT" stat --profile -r 1 -o d1.json -- ./spin >out 2>err
+	expect_eq "$?" 0 "exit code with the linked debug file beside the program"
+	expect_not_in out "'$PWD/spin' has no DWARF"
+	expect_not_in out "skipped where the debug file"
+	rm spin.debug && mkfifo spin.debug
+	timeout -k 5 300 "$PMUSTAT" stat --profile -r 1 -o d2.json -- ./spin >out 2>err
+	expect_eq "$?" 0 "exit code with a FIFO where the linked debug file is looked up"
+	expect_in out "'$PWD/spin.debug' is not a regular file: skipped where the debug file of '$PWD/spin' is looked up"
+	expect_in out "'$PWD/spin' has no DWARF"
+	notes=$(jv d2.json notes.#)
+	i=0 found=0
+	while [ "$i" -lt "$notes" ]; do
+		case "$(jv d2.json notes.$i.text)" in *"'$PWD/spin.debug' is not a regular file"*) found=1 ;; esac
+		i=$((i + 1))
+	done
+	expect_eq "$found" 1 "the skipped debug file in the result's notes"
+else
+	echo "skip: no cc or objcopy: the .gnu_debuglink FIFO case"
+fi
+
 # ---- `report` reads at most 256 MiB (docs/report.md)
 memlimit "$PMUSTAT" report /dev/zero >out 2>err
 expect_eq "$?" 1 "exit code of report /dev/zero"
