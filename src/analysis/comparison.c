@@ -132,12 +132,18 @@ static void fill_centres(struct comparison *c, const double *a, const double *b,
 	c->cv_b = n > 1 && c->mean_b ? sqrt(qb / (double)(n - 1)) / fabs(c->mean_b) : NAN;
 }
 
+/* ranks 0: a sequential comparison gets no rank statistics (its p is the
+ * confidence sequence's; the Hodges-Lehmann estimate is only reported), so
+ * that the stopping rule's look after every block stays O(n). */
 static void compare_paired(const struct result *r, struct comparison *c, const double *a,
-			   const double *b, size_t n)
+			   const double *b, size_t n, int ranks)
 {
 	struct stats_paired p;
 
-	stats_paired_ratio(a, b, n, 0.95, &p, NULL);
+	if (ranks || !(r->decide && n >= COMPARE_CS_MIN_N))
+		stats_paired_ratio(a, b, n, 0.95, &p, NULL);
+	else
+		stats_paired_moments(a, b, n, 0.95, &p, NULL);
 	c->method = CMP_PAIRED;
 	c->ratio = p.ratio;
 	c->p = p.p_signed_rank;
@@ -280,7 +286,8 @@ static int compare_cross(const struct result *r, const struct layout *l, struct 
 	return c->method == CMP_CROSS;
 }
 
-static void compare_one(const struct result *r, const struct layout *l, struct comparison *c)
+static void compare_one(const struct result *r, const struct layout *l, struct comparison *c,
+			int full)
 {
 	size_t cap = l->nblocks + 1;
 	double *a = xmalloc(cap * sizeof(double)), *b = xmalloc(cap * sizeof(double));
@@ -300,7 +307,7 @@ static void compare_one(const struct result *r, const struct layout *l, struct c
 		   all_positive(b, n)) {
 		compare_exact(c, a, b, n);
 	} else if (all_positive(a, n) && all_positive(b, n)) {
-		compare_paired(r, c, a, b, n);
+		compare_paired(r, c, a, b, n, full);
 	} else if (c->mean_a == 0 && c->mean_b == 0) {
 		c->method = CMP_EXACT;
 		c->ratio = c->ci_lo = c->ci_hi = 1;
@@ -525,7 +532,7 @@ static void compute(const struct result *r, struct comparison_set *out, int adju
 			c = &out->c[out->n++];
 			c->metric = m;
 			c->variant = v;
-			compare_one(r, &l, c);
+			compare_one(r, &l, c, adjust);
 		}
 		apply_holm(r, out, v);
 		if (adjust && r->decide)

@@ -92,8 +92,9 @@ struct comparison_set {
 void comparisons_compute(const struct result *r, struct comparison_set *out);
 
 /* The same without the estimate adjustments (the simulation behind the
- * median-unbiased estimate): intervals and verdicts are identical. What the
- * stopping rule looks at after every block. */
+ * median-unbiased estimate) and, for sequential comparisons, without the
+ * rank statistics (hodges_lehmann_ratio NaN): intervals and verdicts are
+ * identical. What the stopping rule looks at after every block. */
 void comparisons_compute_plain(const struct result *r, struct comparison_set *out);
 
 /* The sequential rule r ran under (r->decide), as a value: first look at

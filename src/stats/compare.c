@@ -74,8 +74,8 @@ static int paired_ranks(const double *d, struct stats_paired *out, struct error 
 	return 0;
 }
 
-int stats_paired_ratio(const double *a, const double *b, size_t n, double level,
-		       struct stats_paired *out, struct error *err)
+static int paired(const double *a, const double *b, size_t n, double level, int ranks,
+		  struct stats_paired *out, struct error *err)
 {
 	double *d;
 	int rc;
@@ -91,10 +91,23 @@ int stats_paired_ratio(const double *a, const double *b, size_t n, double level,
 		stats_mean_sd(d, n, &out->mean_d, &out->sd_d);
 		out->ratio = exp(out->mean_d);
 		paired_t(out);
-		rc = paired_ranks(d, out, err);
+		if (ranks)
+			rc = paired_ranks(d, out, err);
 	}
 	free(d);
 	return rc;
+}
+
+int stats_paired_ratio(const double *a, const double *b, size_t n, double level,
+		       struct stats_paired *out, struct error *err)
+{
+	return paired(a, b, n, level, 1, out, err);
+}
+
+int stats_paired_moments(const double *a, const double *b, size_t n, double level,
+			 struct stats_paired *out, struct error *err)
+{
+	return paired(a, b, n, level, 0, out, err);
 }
 
 /*

@@ -45,6 +45,13 @@ struct stats_paired {
 int stats_paired_ratio(const double *a, const double *b, size_t n, double level,
 		       struct stats_paired *out, struct error *err);
 
+/* The same without the rank statistics (p_signed_rank and hl_ratio stay
+ * NaN): O(n) where the Hodges-Lehmann estimate's Walsh averages take
+ * O(n^2 log n), for a stopping rule that looks after every block and reads
+ * only the moments. */
+int stats_paired_moments(const double *a, const double *b, size_t n, double level,
+			 struct stats_paired *out, struct error *err);
+
 /*
  * Unpaired comparison: ratio = mean(b) / mean(a) with Fieller's (1954)
  * interval, the set of theta for which mean(b) - theta mean(a) is not

@@ -6,13 +6,18 @@
  * coverage, drift removed by randomized blocks, stopping rules that keep the
  * interval valid and one (peeking at p) that does not, and compare's default
  * sequential rule end to end: its A/A error, its coverage, how soon it stops
- * and whether its estimate survives the early stop. Everything is
- * deterministic: splitmix64 streams from fixed seeds, no runs, no clocks.
+ * and whether its estimate survives the early stop, driven through the
+ * real block loop (campaign_run with a fake launcher whose runs take the
+ * simulated machine's times, and the loop's own stopping rule). Everything
+ * is deterministic: splitmix64 streams from fixed seeds, no runs, no
+ * clocks (the loop's clock is the fake launcher's).
  *
  * Every rate below is a binomial proportion; the comment next to each bound
  * gives its standard error so the margin of the assertion is visible.
- * The whole file takes about 5 s of CPU (the default rule's four tests,
- * which simulate the rule inside every estimate, take 3 of them), so the
+ * The whole file takes about 12 s of CPU on the development VM (8 s when
+ * the default rule's tests re-implemented the rule on running sums; the
+ * loop's own check after every block is O(n) for them, since the plain
+ * comparisons skip the rank statistics of sequential comparisons), so the
  * runs are never scaled down; PMUSTAT_CALIB_SCALE=N (1..100) multiplies
  * them for a precise look at the rates (the values quoted in comments are
  * from N = 20, except for the default rule's, which are from N = 1).
@@ -27,11 +32,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "campaign/campaign.h"
+#include "campaign/mechanism.h"
 #include "core/rng.h"
 #include "core/strbuf.h"
 #include "analysis/comparison.h"
 #include "result/result.h"
 #include "run/schedule.h"
+#include "run/sigwatch.h"
 #include "stats/compare.h"
 #include "stats/sample.h"
 #include "stats/sequential.h"
@@ -513,46 +521,175 @@ struct seq_outcome {
 };
 
 /*
- * One campaign under the default rule: blocks drawn for the longest
- * campaign, the rule (the campaign's own, comparison_seq_rule) checked after
- * each block on the running mean and sd of the log ratios, and at the stop
- * the comparison `pmustat compare` would print, from comparisons_compute()
- * (or comparisons_compute_plain(), the same verdict and interval without
- * the estimate's simulation, when only those are looked at).
+ * The real block loop on the simulated machine. A campaign (campaign/) of
+ * two variants runs with a fake launcher: run k of the campaign "takes"
+ * the machine's time t[k], drawn beforehand in the order the loop's own
+ * schedule gives (the same seed, so the loop runs exactly that order; the
+ * launcher checks it), and a mechanism of the timed runs writes that time
+ * as the run's wall-time, unrounded. The loop's stopping rule (stop.c:
+ * comparisons of the runs so far after every block) decides when it ends;
+ * the clock is the launcher's, so nothing here reads the real one.
+ */
+static struct {
+	double t[2 * MAX_BLOCKS];
+	int order[2 * MAX_BLOCKS];
+} sim;
+
+static int sim_measure(struct campaign *c, const struct measure_spec *spec,
+		       struct measure_outcome *out, struct error *err)
+{
+	size_t k = c->res.nruns;
+
+	(void)err;
+	assert_true(k < 2 * MAX_BLOCKS);
+	assert_int_equal(spec->argv[0][0] - 'a', sim.order[k]);
+	memset(out, 0, sizeof(*out));
+	out->sp.outcome = SPAWN_EXITED;
+	out->sp.wall_ns = (uint64_t)(1e9 * sim.t[k]);
+	return 0;
+}
+
+static uint64_t sim_now(const struct campaign *c)
+{
+	return c->res.nruns;
+}
+
+static const struct campaign_launcher sim_launcher = { .measure = sim_measure,
+						       .now_ns = sim_now };
+
+static int wall_plan(struct campaign *c, void **state, struct mech_needs *need,
+		     struct error *err)
+{
+	(void)err;
+	result_add_metric(&c->res, "wall-time", "ns", MSRC_CLOCK);
+	need->runs = MECH_NATIVE;
+	*state = calloc(1, 1);
+	return 0;
+}
+
+static void wall_end(struct campaign *c, void *state, void *run,
+		     const struct measure_outcome *out, size_t run_index)
+{
+	(void)state;
+	(void)run;
+	(void)out;
+	campaign_set_value(c, run_index, 0, 1e9 * sim.t[run_index]);
+}
+
+static const struct mechanism_ops sim_wall = {
+	.name = "wall", .plan = wall_plan, .end = wall_end, .release = free,
+};
+
+/* The machine's times in the order run/schedule.h gives for seed. */
+static void sim_draw(const struct machine *m, uint64_t seed, double ratio)
+{
+	struct schedule s;
+	struct sched_slot slots[2];
+	struct rng noise;
+
+	schedule_init(&s, seed, 2, 1, 0, 0, 1);
+	rng_init(&noise, seed ^ UINT64_C(0x6e6f697365000000));
+	for (int i = 0; i < MAX_BLOCKS; i++) {
+		schedule_block(&s, i, slots);
+		sim.order[2 * i] = slots[0].variant;
+		sim.order[2 * i + 1] = slots[1].variant;
+	}
+	machine_run(m, &noise, sim.order, 2 * MAX_BLOCKS, ratio, sim.t);
+}
+
+/*
+ * The campaign, made once (campaign_init starts a spawn server and reads
+ * the host: most of the time of a simulated campaign) and made fresh for
+ * each simulated one as campaign_init and the planner would: a new result
+ * with the two variants and compare's default rule, the wall mechanism
+ * planned again, and what campaign_run left behind (its signal watch)
+ * released. Released once by the group's teardown.
+ */
+static struct campaign_opts sim_opts;
+static struct campaign sim_camp;
+static int sim_ready;
+
+static void sim_fresh(uint64_t seed)
+{
+	static char *const argv_a[] = { "a", NULL }, *const argv_b[] = { "b", NULL };
+	struct campaign *c = &sim_camp;
+	struct mech_needs need = { 0 };
+	void *state = NULL;
+	struct error err;
+
+	error_clear(&err);
+	if (!sim_ready) {
+		sim_opts.stop = (struct stop_rule){ STOP_SEQUENTIAL, 10, MAX_BLOCKS, 0.01 };
+		sim_opts.shuffle = 1;
+		sim_opts.pin_cpu = -1;
+		assert_int_equal(campaign_init(c, &sim_opts, "compare", &err), 0);
+		c->launch = &sim_launcher;
+		c->run_argv = xcalloc(2, sizeof(char **));
+		c->run_argv[0] = xcalloc(2, sizeof(char *));
+		c->run_argv[1] = xcalloc(2, sizeof(char *));
+		c->run_argv[0][0] = "a";
+		c->run_argv[1][0] = "b";
+		c->native = 1;
+		sim_ready = 1;
+	}
+	if (c->sw.fd >= 0)
+		sigwatch_release(&c->sw);
+	for (size_t i = c->nmech; i-- > 0;)
+		c->mech[i].ops->release(c->mech[i].state);
+	free(c->mech);
+	c->mech = NULL;
+	c->nmech = 0;
+	c->native_blocks = 0;
+	sim_opts.seed = seed;
+	result_release(&c->res);
+	result_init(&c->res, "compare");
+	c->res.seed = seed;
+	campaign_add_variant(c, "A", argv_a);
+	campaign_add_variant(c, "B", argv_b);
+	c->res.primary = xstrdup("wall-time");
+	result_set_default_rule(&c->res);
+	assert_int_equal(sim_wall.plan(c, &state, &need, &err), 0);
+	c->mech = xcalloc(1, sizeof(*c->mech));
+	c->mech[c->nmech++] = (struct mech_slot){ &sim_wall, state, need, (size_t)-1, 0 };
+}
+
+static int sim_teardown(void **state)
+{
+	(void)state;
+	if (sim_ready)
+		campaign_release(&sim_camp);
+	sim_ready = 0;
+	return 0;
+}
+
+/*
+ * One campaign under the default rule, run by the real loop (above) until
+ * its stopping rule (comparison_seq_rule, checked by stop.c after each
+ * block on the comparisons of the runs so far) or the block limit ends it,
+ * and at the stop the comparison `pmustat compare` would print, from
+ * comparisons_compute() (or comparisons_compute_plain(), the same verdict
+ * and interval without the estimate's simulation, when only those are
+ * looked at).
  */
 static void campaign_sequential_rule(const struct machine *m, uint64_t seed, double ratio,
 				     int estimate, struct seq_outcome *o)
 {
-	double a[MAX_BLOCKS], b[MAX_BLOCKS], mean = 0, m2 = 0;
-	int first_of[MAX_BLOCKS], n;
-	struct stats_seq_rule rule;
 	struct comparison_set s;
 	const struct comparison *c;
-	struct result r;
+	struct error err;
 
-	result_init(&r, "compare");
-	result_set_default_rule(&r);
-	comparison_seq_rule(&r, &rule);
-	result_release(&r);
-	campaign_blocks(m, seed, MAX_BLOCKS, ratio, a, b, first_of);
-	for (n = 1; n <= MAX_BLOCKS; n++) {
-		double d = log(b[n - 1]) - log(a[n - 1]), delta = d - mean;
-
-		mean += delta / n;
-		m2 += delta * (d - mean);
-		if (stats_seq_check(&rule, (size_t)n, mean, n > 1 ? sqrt(m2 / (n - 1)) : NAN) !=
-		    STATS_SEQ_GO_ON)
-			break;
-	}
-	result_from_blocks(&r, a, b, first_of, n);
-	result_set_default_rule(&r);
-	(estimate ? comparisons_compute : comparisons_compute_plain)(&r, &s);
+	sim_draw(m, seed, ratio);
+	sim_fresh(seed);
+	error_clear(&err);
+	assert_int_equal(campaign_run(&sim_camp, &err), 0);
+	assert_int_equal(sim_camp.res.nruns, 2 * sim_camp.native_blocks);
+	(estimate ? comparisons_compute : comparisons_compute_plain)(&sim_camp.res, &s);
 	c = comparisons_find(&s, 0, 1);
 	assert_non_null(c);
 	assert_true(c->sequential);
-	*o = (struct seq_outcome){ n, c->verdict, c->ratio, c->ratio_plain, c->ci_lo, c->ci_hi };
+	*o = (struct seq_outcome){ (int)sim_camp.native_blocks, c->verdict, c->ratio,
+				   c->ratio_plain, c->ci_lo, c->ci_hi };
 	comparisons_release(&s);
-	result_release(&r);
 }
 
 static int cmp_double(const void *x, const void *y)
@@ -800,5 +937,5 @@ int main(void)
 		cmocka_unit_test(test_sequential_onset_aa),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, sim_teardown);
 }
