@@ -17,12 +17,15 @@
  * tick-granular times one run is always "far". */
 #define OUTLIER_WARN_MIN_N 5
 
-static void add_warning(struct analysis *a, const char *metric, const char *hint,
-			const char *text)
+/* kind: what warnings of the same sort share (analysis.h lists them). */
+static void add_warning(struct analysis *a, const char *kind, const char *metric,
+			const char *hint, const char *text)
 {
 	struct result_note *n;
 
 	ALLOC_GROW(a->warnings, a->nwarnings + 1, a->warnings_alloc);
+	ALLOC_GROW(a->warn_kind, a->nwarnings + 1, a->warn_kind_alloc);
+	a->warn_kind[a->nwarnings] = kind;
 	n = &a->warnings[a->nwarnings++];
 	n->level = NOTE_WARNING;
 	n->metric = xstrdup(metric);
@@ -75,14 +78,15 @@ static void warn_for(struct analysis *a, const struct result *r, struct metric_s
 
 	/* A slow first run is a warm-up effect on time; on counts it is noise. */
 	if (ms->s.slow_first_run && !strcmp(r->metrics[ms->metric].unit, "ns"))
-		add_warning(a, name, "use --warmup 1 (or more) to run and discard warm-up runs",
+		add_warning(a, "cold-start", name,
+			    "use --warmup 1 (or more) to run and discard warm-up runs",
 			    "the first run was slower than all others (above their upper "
 			    "Tukey fence): a cold start");
 	if (ms->s.drift) {
 		strbuf_addf(&sb, "values drift with run order (Spearman rho %.2f, p %.3g): "
 			    "the runs are not interchangeable", ms->s.drift_rho, ms->s.drift_p);
-		add_warning(a, name, "look for thermal or frequency changes, background load, "
-				     "or state the program leaves behind", sb.buf);
+		add_warning(a, "drift", name, "look for thermal or frequency changes, background "
+			    "load, or state the program leaves behind", sb.buf);
 		strbuf_reset(&sb);
 	}
 	/* With MAD 0 (most runs identical, typical of small counts) any
@@ -92,29 +96,30 @@ static void warn_for(struct analysis *a, const struct result *r, struct metric_s
 		strbuf_addf(&sb, "a run lies %.1f robust deviations (MAD) from the median; "
 			    "%zu mild and %zu extreme outliers kept", ms->s.max_modified_z,
 			    ms->s.outliers_mild, ms->s.outliers_extreme);
-		add_warning(a, name, "check for interference (other load, swapping); "
+		add_warning(a, "outliers", name, "check for interference (other load, swapping); "
 				     "outliers are never dropped", sb.buf);
 		strbuf_reset(&sb);
 	}
 	if (counted_zero(r, ms)) {
 		strbuf_addf(&sb, "counted 0 in every run: this PMU may not implement it (an "
 			    "event number the PMU does not implement can open and count nothing)");
-		add_warning(a, name, "'pmustat list' and the PMU's sysfs events/ say which events "
-				     "it implements", sb.buf);
+		add_warning(a, "counted-zero", name, "'pmustat list' and the PMU's sysfs events/ "
+			    "say which events it implements", sb.buf);
 		strbuf_reset(&sb);
 	}
 	if (ms->zero_denominator) {
 		strbuf_addf(&sb, "undefined in every run: its denominator '%s' counted 0 "
 			    "(both inputs were counted in the same runs)",
 			    ms->zero_denominator);
-		add_warning(a, name, "see the note on the denominator", sb.buf);
+		add_warning(a, "zero-denominator", name, "see the note on the denominator", sb.buf);
 		strbuf_reset(&sb);
 	}
 	if (ms->has_cross) {
 		strbuf_addf(&sb, "its inputs were never counted in the same run (different "
 			    "counter groups): ratio of their means across runs, se = "
 			    "R*sqrt(cY+cX), df %.1f", ms->cross.df);
-		add_warning(a, name, "count fewer events, so that both fit in one group",
+		add_warning(a, "cross-group", name,
+			    "count fewer events, so that both fit in one group",
 			    sb.buf);
 		strbuf_reset(&sb);
 	}
@@ -122,7 +127,7 @@ static void warn_for(struct analysis *a, const struct result *r, struct metric_s
 		strbuf_addf(&sb, "%zu run%s left out: the counter was not scheduled for the "
 			    "whole run (multiplexed)", ms->n_multiplexed,
 			    ms->n_multiplexed == 1 ? "" : "s");
-		add_warning(a, name, "count fewer events at once, or free counters "
+		add_warning(a, "multiplexed", name, "count fewer events at once, or free counters "
 				     "('sysctl kernel.nmi_watchdog=0')", sb.buf);
 	}
 out:
@@ -262,6 +267,7 @@ void analysis_release(struct analysis *a)
 		free(a->warnings[i].hint);
 	}
 	free(a->warnings);
+	free(a->warn_kind);
 	free(a->sum);
 	free(a->at);
 	memset(a, 0, sizeof(*a));

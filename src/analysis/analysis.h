@@ -41,6 +41,12 @@ struct analysis {
 	size_t nvariants, nmetrics;
 	struct result_note *warnings;	/* derived warnings, in metric order */
 	size_t nwarnings, warnings_alloc;
+	/* warn_kind[i]: the sort of warnings[i], a static string that
+	 * warnings of the same sort share (analysis/warnings.c groups by it):
+	 * cold-start, drift, outliers, counted-zero, zero-denominator,
+	 * cross-group, multiplexed */
+	const char **warn_kind;
+	size_t warn_kind_alloc;
 };
 
 void analysis_compute(const struct result *r, struct analysis *a);

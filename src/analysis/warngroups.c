@@ -44,8 +44,7 @@ static struct warn_group *group_of(struct warn_groups *gs, const struct warn_ite
 	return g;
 }
 
-/* One warning as it stands alone: "task-clock (A): values drift ...". */
-static void single_text(const struct warn_item *it, struct strbuf *out)
+void warn_item_text(const struct warn_item *it, struct strbuf *out)
 {
 	if (it->metric && !strstr(it->text, it->metric)) {
 		strbuf_adds(out, it->metric);
@@ -73,6 +72,11 @@ static void variants_of(const struct warn_item *items, const struct warn_group *
 		}
 }
 
+static int same_set(const struct strbuf *x, const struct strbuf *y)
+{
+	return !strcmp(x->buf ? x->buf : "", y->buf ? y->buf : "");
+}
+
 /* "label in m1, m2 (v1, v2); m3 (v2)". */
 static void clauses(const struct warn_item *items, const struct warn_group *g,
 		    struct strbuf *out)
@@ -90,7 +94,7 @@ static void clauses(const struct warn_item *items, const struct warn_group *g,
 		if (out->buf[out->len - 1] != ' ')
 			strbuf_adds(out, "; ");
 		for (size_t k = m, first = 1; k < n; k++)
-			if (!done[k] && !strcmp(vs[k].buf ? vs[k].buf : "", vs[m].buf ? vs[m].buf : "")) {
+			if (!done[k] && same_set(&vs[k], &vs[m])) {
 				strbuf_addf(out, "%s%s", first ? "" : ", ", g->metrics[k]);
 				done[k] = 1;
 				first = 0;
@@ -127,7 +131,7 @@ void warn_groups_build(const struct warn_item *items, size_t n, struct warn_grou
 		struct strbuf sb = STRBUF_INIT;
 
 		if (g->nmember == 1)
-			single_text(&items[g->member[0]], &sb);
+			warn_item_text(&items[g->member[0]], &sb);
 		else
 			clauses(items, g, &sb);
 		g->summary = strbuf_detach(&sb);

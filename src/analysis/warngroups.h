@@ -44,6 +44,12 @@ struct warn_groups {
 	size_t n;
 };
 
+struct strbuf;
+
+/* One warning as it stands alone: "task-clock (A): values drift ..." (the
+ * metric and variant first, unless the text names the metric). */
+void warn_item_text(const struct warn_item *it, struct strbuf *out);
+
 void warn_groups_build(const struct warn_item *items, size_t n, struct warn_groups *out);
 void warn_groups_release(struct warn_groups *gs);
 

@@ -122,7 +122,7 @@ static int build_variants(struct compare_cmd *co, struct variant_args *va, int a
 	return 0;
 }
 
-int compare_run(struct compare_plan *p, int quiet, compare_after_fn after, void *after_data)
+int compare_run(struct compare_plan *p, const struct table_opts *view, int quiet)
 {
 	struct strbuf regress = STRBUF_INIT;
 	struct campaign c;
@@ -136,13 +136,11 @@ int compare_run(struct compare_plan *p, int quiet, compare_after_fn after, void 
 		campaign_release(&c);
 		return rc;
 	}
-	rc = cli_campaign_conclude(&c, report_compare_table, quiet);
+	rc = cli_campaign_conclude(&c, report_compare_table, view, quiet);
 	if (rc == PMU_EXIT_OK && p->fail_on && compare_regressions(&c.res, p->fail_on, &regress))
 		rc = PMU_EXIT_REGRESSION;
 	if (regress.len)
 		fputs(regress.buf, stderr);
-	if ((rc == PMU_EXIT_OK || rc == PMU_EXIT_INTERRUPTED) && after)
-		after(&c.res, after_data);
 	strbuf_release(&regress);
 	campaign_release(&c);
 	return rc;
@@ -198,7 +196,7 @@ int cmd_compare(int argc, const char **argv)
 		o->seed = compare_random_seed();
 	o->env_pad_max = envpad;
 	compare_settle(&co.p);
-	r = compare_run(&co.p, ma.quiet, NULL, NULL);
+	r = compare_run(&co.p, &(struct table_opts){ .verbose = ma.verbose }, ma.quiet);
 out:
 	measure_args_release(&ma);
 	free(co.p.fail_on);

@@ -8,11 +8,10 @@
 
 #include "campaign/compare_plan.h"
 
-/* Called with the result once the campaign ended (also interrupted). */
-typedef void (*compare_after_fn)(const struct result *r, void *data);
+#include "report/table.h"
 
-/* Run the settled comparison and render it; returns the exit code (0, 1,
- * 2, 3, 130). */
-int compare_run(struct compare_plan *p, int quiet, compare_after_fn after, void *after_data);
+/* Run the settled comparison and render it with the table options view
+ * (-v; the demo's unit of work); returns the exit code (0, 1, 2, 3, 130). */
+int compare_run(struct compare_plan *p, const struct table_opts *view, int quiet);
 
 #endif

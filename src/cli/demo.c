@@ -3,10 +3,11 @@
  * project was born from — does a small-vector LinearCombination beat a heap
  * vector in Groth16 constraint synthesis, and does in-place accumulation
  * beat both? — by comparing variants of the built-in R1CS workload
- * (workloads/r1cs) with `pmustat compare`, every metric the host can give,
- * then reading the verdicts back in plain words. All it adds to compare is
- * the choice of variants and sizes (campaign/demo_plan.c), and that reading;
- * this file parses the options and renders.
+ * (workloads/r1cs) with `pmustat compare`, every metric the host can give.
+ * Compare's reading leads its output; all the demo adds is the choice of
+ * variants and sizes (campaign/demo_plan.c) and the constraint count, so
+ * that the reading says allocations per constraint. This file parses the
+ * options and runs.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,7 +19,6 @@
 #include "cli/compare.h"
 #include "core/selfpath.h"
 #include "core/strbuf.h"
-#include "report/reading.h"
 
 static int opt_seed(const struct option *opt, const char *arg, struct error *err)
 {
@@ -33,22 +33,11 @@ static int opt_seed(const struct option *opt, const char *arg, struct error *err
 	return 0;
 }
 
-/* One plain line per variant, then where its profile says the time went;
- * data: the constraints per run. */
-static void reading(const struct result *r, void *data)
-{
-	const double *rows = data;
-	struct strbuf sb = STRBUF_INIT;
-
-	report_demo_reading(r, *rows, &sb);
-	fputs(sb.buf, stdout);
-	strbuf_release(&sb);
-}
-
 int cmd_demo(int argc, const char **argv)
 {
 	struct demo_opts d;
 	int help = 0;
+	struct table_opts view = { .work_unit = "constraint" };
 	const struct option opts[] = {
 		{ OPT_STRING, 0, "variants", &d.variants, "list", "workload variants, baseline first (default vec,sv2,pool-inplace,csr)" },
 		{ OPT_UINT, 0, "labels", &d.labels, "n", "workload size: labels per run (default 2, about 1M constraints)", 1, 64 },
@@ -60,13 +49,13 @@ int cmd_demo(int argc, const char **argv)
 		{ OPT_UINT, 0, "blocks", &d.blocks, "n", "run exactly n blocks", 1, 1e6 },
 		{ OPT_CALLBACK, 0, "seed", NULL, "n", "schedule seed", 0, 0, opt_seed, &d },
 		{ OPT_STRING, 'o', "output", &d.out, "file", "where to write the JSON result (default demo-result.json)" },
+		{ OPT_BOOL, 'v', "verbose", &view.verbose, NULL, "the full view: the stopping rule, every table, each warning with its figures" },
 		{ OPT_BOOL, 'h', "help", &help, NULL, "show this help" },
 		{ OPT_END },
 	};
 	struct demo_run *dr = xcalloc(1, sizeof(*dr));
 	struct error err;
 	char *synth = NULL;
-	double rows;
 	int next, r;
 
 	demo_defaults(&d);
@@ -87,8 +76,8 @@ int cmd_demo(int argc, const char **argv)
 		printf("pmustat demo: R1CS constraint synthesis (workloads/r1cs), LinearCombination "
 		       "storage variants %s\n", d.variants);
 		fflush(stdout);
-		rows = demo_count_rows(dr);
-		r = compare_run(&dr->co, 0, reading, &rows);
+		view.work_per_run = demo_count_rows(dr);
+		r = compare_run(&dr->co, &view, 0);
 		if (r == PMU_EXIT_OK || r == PMU_EXIT_INTERRUPTED)
 			printf("\nresult written to %s (re-render: pmustat report %s --html demo.html)\n",
 			       d.out, d.out);

@@ -41,7 +41,7 @@ static int print_dry_run(const struct campaign *c)
 	struct table_opts to = { 0 };
 
 	campaign_dry_run(c, &sb);
-	report_notes(&c->res, NULL, 0, &to, &sb);
+	report_notes(&c->res, NULL, &to, &sb);
 	fputs(sb.buf, stdout);
 	strbuf_release(&sb);
 	return PMU_EXIT_OK;
@@ -66,9 +66,10 @@ static void show_failure_stderr(const struct campaign *c)
 	strbuf_release(&safe);
 }
 
-static void render_table(const struct campaign *c, campaign_renderer render, int quiet)
+static void render_table(const struct campaign *c, campaign_renderer render,
+			 const struct table_opts *view, int quiet)
 {
-	struct table_opts to = { 0 };
+	struct table_opts to = view ? *view : (struct table_opts){ 0 };
 	struct strbuf sb = STRBUF_INIT;
 	FILE *f = campaign_json_to_stdout(c) ? stderr : stdout;
 
@@ -98,7 +99,8 @@ static int write_markdown(const struct campaign *c, campaign_renderer render)
 	return rc;
 }
 
-int cli_campaign_conclude(struct campaign *c, campaign_renderer render, int quiet)
+int cli_campaign_conclude(struct campaign *c, campaign_renderer render,
+			  const struct table_opts *view, int quiet)
 {
 	struct error err, err2, fin;
 	int rc, out_rc;
@@ -118,7 +120,7 @@ int cli_campaign_conclude(struct campaign *c, campaign_renderer render, int quie
 	 * finished is shown. */
 	if (!rc || c->res.interrupted ||
 	    ((c->output_failed || xalloc_reserve_spent()) && c->res.nruns)) {
-		render_table(c, render, quiet);
+		render_table(c, render, view, quiet);
 		if (write_markdown(c, render))
 			out_rc = PMU_EXIT_RUNTIME;
 	}

@@ -16,9 +16,12 @@ void cli_campaign_progress(struct campaign_opts *o, int quiet);
 
 /*
  * Run the prepared campaign, write its outputs, render the table and
- * report a failure. Returns the exit code: 0, 1 (a run failed or an output
- * could not be written) or 130 (interrupted).
+ * report a failure. view: the table's options (-v, the demo's unit of
+ * work), NULL for the defaults; the colour is decided here. Returns the
+ * exit code: 0, 1 (a run failed or an output could not be written) or 130
+ * (interrupted).
  */
-int cli_campaign_conclude(struct campaign *c, campaign_renderer render, int quiet);
+int cli_campaign_conclude(struct campaign *c, campaign_renderer render,
+			  const struct table_opts *view, int quiet);
 
 #endif

@@ -64,6 +64,7 @@ size_t measure_options(struct option *rows, size_t max, struct measure_args *a,
 		{ OPT_STRING, 0, "export-csv", &o->csv_path, "file", "the same as --csv" },
 		{ OPT_STRING, 0, "export-markdown", &o->markdown_path, "file", "write the result's table as markdown" },
 		{ OPT_BOOL, 'q', "quiet", &a->quiet, NULL, "no table" },
+		{ OPT_BOOL, 'v', "verbose", &a->verbose, NULL, "the full view: the stopping rule, every table, each warning with its figures" },
 		{ OPT_BOOL, 'h', "help", &a->help, NULL, "show this help" },
 	};
 	size_t n = 0;

@@ -19,7 +19,7 @@ struct measure_args {
 	struct campaign_opts *o;
 	char *events, *metrics;	/* -e / -m lists (malloc'd by the parser) */
 	unsigned seed, pin;
-	int seeded, quiet, help;
+	int seeded, quiet, verbose, help;
 	struct variant_args va;	/* --shell, parameters, hooks; the commands */
 };
 

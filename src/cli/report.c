@@ -50,9 +50,9 @@ static int load_all(struct result *r, int n, const char **files, struct error *e
 	return 0;
 }
 
-static void render(const struct result *r, int color, struct strbuf *out)
+static void render(const struct result *r, int color, int verbose, struct strbuf *out)
 {
-	struct table_opts to = { color, 0 };
+	struct table_opts to = { color, verbose };
 
 	if (r->nvariants >= 2)
 		report_compare_table(r, &to, out);
@@ -110,7 +110,7 @@ static int check_outputs(const char *html, const char *csv, const char *out,
  * a fleet (--by), the table is the cross-machine one, the page shows it
  * under the merged runs' table, and -o writes the fleet document. */
 static int emit(const struct result *res, const struct fleet *f, const char *html,
-		const char *csv, const char *out, int quiet, struct error *err)
+		const char *csv, const char *out, int quiet, int verbose, struct error *err)
 {
 	struct strbuf table = STRBUF_INIT, ftable = STRBUF_INIT;
 	int rc = 0;
@@ -118,13 +118,14 @@ static int emit(const struct result *res, const struct fleet *f, const char *htm
 	if (f)
 		fleet_table(f, &ftable);
 	else
-		render(res, !quiet && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"), &table);
+		render(res, !quiet && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"), verbose,
+		       &table);
 	if (!quiet)
 		fputs(f ? ftable.buf : table.buf, stdout);
 	if (html) {
 		struct strbuf page = STRBUF_INIT, plain = STRBUF_INIT;
 
-		render(res, 0, &plain);
+		render(res, 0, 1, &plain);	/* the page holds the full view */
 		if (f)
 			strbuf_addf(&plain, "\n%s", ftable.buf);
 		report_html(res, plain.buf, &page);
@@ -156,7 +157,7 @@ static int fail(const char **args, const struct error *err)
 int cmd_report(int argc, const char **argv)
 {
 	const char *html = NULL, *csv = NULL, *out = NULL, *by = NULL;
-	int help = 0, quiet = 0, next, r, rc = 0, nfiles;
+	int help = 0, quiet = 0, verbose = 0, next, r, rc = 0, nfiles;
 	struct result res;
 	struct fleet fl;
 	enum fleet_by by_what = FLEET_BY_UARCH;
@@ -169,6 +170,7 @@ int cmd_report(int argc, const char **argv)
 		{ OPT_STRING, 'o', "output", &out, "file",
 		  "write the (merged) result as JSON (with --by: the cross-machine report)" },
 		{ OPT_BOOL, 'q', "quiet", &quiet, NULL, "no table" },
+		{ OPT_BOOL, 'v', "verbose", &verbose, NULL, "the full view: the stopping rule, every table, each warning with its figures" },
 		{ OPT_BOOL, 'h', "help", &help, NULL, "show this help" },
 		{ OPT_END },
 	};
@@ -202,7 +204,7 @@ int cmd_report(int argc, const char **argv)
 			fleet_release(&fl);
 		return fail(args, &err);
 	}
-	if (emit(&res, by ? &fl : NULL, html, csv, out, quiet, &err))
+	if (emit(&res, by ? &fl : NULL, html, csv, out, quiet, verbose, &err))
 		rc = cli_error(&err);
 	if (by)
 		fleet_release(&fl);

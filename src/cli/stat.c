@@ -24,6 +24,7 @@ struct perf_habits {
 	struct campaign *c;	/* for the interval rows, while it runs */
 	size_t printed;		/* runs whose interval rows are out */
 	int quiet;
+	struct table_opts view;	/* -v */
 };
 
 /* -x SEP without intervals: perf's separated rows replace the table. The
@@ -83,7 +84,7 @@ static int stat_campaign(struct campaign_opts *o, const struct variant_args *va,
 	}
 	/* -I -x: the rows were the output; -I alone: the summary follows. */
 	rc = campaign_prepare(&c, &err) ? cli_error(&err)
-					: cli_campaign_conclude(&c, render, h->quiet ||
+					: cli_campaign_conclude(&c, render, &h->view, h->quiet ||
 								(h->sep && o->target.interval_ms));
 	campaign_release(&c);
 	return rc;
@@ -180,6 +181,7 @@ int cmd_stat(int argc, const char **argv)
 	}
 	measure_args_apply(&ma);
 	h.quiet = ma.quiet;
+	h.view.verbose = ma.verbose;
 	if (!campaign_target_session(&o))
 		cli_campaign_progress(&o, ma.quiet);
 	r = stat_campaign(&o, &ma.va, next < argc ? (char *const *)(argv + next) : no_command, &h);

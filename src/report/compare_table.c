@@ -1,20 +1,24 @@
 /*
- * Rendering comparisons. Colour marks only the verdict word, and only on a
- * terminal: the numbers must read the same in a log file. Below the table,
- * one headline per variant for the primary metric, then the notes: what
- * the host says about the noise, how the ratio was estimated, and which
- * metrics the Holm family holds.
+ * Rendering comparisons, answer first: after the header, the reading (the
+ * verdict per variant and where the difference is), then the variants, the
+ * table, the notes and the warnings grouped by kind. Fits a screen for two
+ * variants; -v adds the stopping rule, the tables per function and call
+ * site, how the figures were computed and each warning in full. Colour
+ * marks only the verdict word, and only on a terminal: the numbers must
+ * read the same in a log file.
  */
 #include "report/compare_table.h"
 
 #include <math.h>
 #include <string.h>
 
+#include "analysis/warnings.h"
 #include "core/printable.h"
 #include "analysis/analysis.h"
 #include "analysis/allocsites.h"
 #include "analysis/attribution.h"
 #include "analysis/comparison.h"
+#include "report/reading.h"
 #include "report/texttable.h"
 #include "report/units.h"
 
@@ -38,7 +42,8 @@ static void rule_line(const struct result *r, struct strbuf *out)
 	strbuf_release(&safe);
 }
 
-static void header(const struct result *r, const struct comparison_set *s, struct strbuf *out)
+static void header(const struct result *r, const struct comparison_set *s,
+		   const struct table_opts *o, struct strbuf *out)
 {
 	size_t warm = 0;
 
@@ -61,7 +66,8 @@ static void header(const struct result *r, const struct comparison_set *s, struc
 	else if (s->blocks_simulated)
 		strbuf_addf(out, " (+%zu simulated)", s->blocks_simulated);
 	strbuf_addf(out, ", seed %llu\n", (unsigned long long)r->seed);
-	rule_line(r, out);
+	if (o->verbose)
+		rule_line(r, out);
 stopped:
 	if (r->stop_reason) {
 		strbuf_adds(out, " stopped: ");
@@ -185,8 +191,10 @@ static void ratio_cells(struct texttable *t, size_t row, const struct comparison
 	texttable_set(t, row, 7, "%zu", c->n);
 }
 
+/* uncounted: by default the metrics not counted are named there, in one
+ * line under the table, instead of a row each. */
 static void rows(const struct result *r, const struct comparison_set *s,
-		 const struct table_opts *o, struct texttable *t)
+		 const struct table_opts *o, struct texttable *t, struct strbuf *uncounted)
 {
 	size_t row = texttable_row(t);
 	const char *head[] = { "metric", "variant", "baseline", "variant", "ratio",
@@ -204,6 +212,11 @@ static void rows(const struct result *r, const struct comparison_set *s,
 
 			if ((int)v == r->baseline)
 				continue;
+			if (!c && !o->verbose) {
+				strbuf_adds(uncounted, uncounted->len ? ", " : "");
+				strbuf_add_printable(uncounted, r->metrics[m].name);
+				break;
+			}
 			row = texttable_row(t);
 			texttable_set(t, row, 0, "%s%s", r->metrics[m].name,
 				      r->metrics[m].source == MSRC_SIM ? " (sim)" : "");
@@ -220,43 +233,6 @@ static void rows(const struct result *r, const struct comparison_set *s,
 			ratio_cells(t, row, c);
 			verdict_cell(t, row, r, c, o);
 		}
-	}
-}
-
-/* "+5.4% [+0.5%, +10.1%]"; an interval one block cannot bound is "unbounded",
- * as the table says. */
-static void pct_interval(struct strbuf *sb, const struct comparison *c)
-{
-	strbuf_addf(sb, "%+.1f%% ", 100 * (c->ratio - 1));
-	if (isfinite(c->ci_lo) && isfinite(c->ci_hi))
-		strbuf_addf(sb, "[%+.1f%%, %+.1f%%]", 100 * (c->ci_lo - 1), 100 * (c->ci_hi - 1));
-	else
-		strbuf_adds(sb, "[unbounded]");
-}
-
-/* One line per variant: the verdict of the primary metric, which the
- * stopping rule followed. */
-static void headline(const struct result *r, const struct comparison_set *s, struct strbuf *out)
-{
-	int m = r->primary ? result_metric_index(r, r->primary) : -1;
-
-	for (size_t i = 0; m >= 0 && i < s->n; i++) {
-		const struct comparison *c = &s->c[i];
-		char word[64];
-
-		if ((int)c->metric != m || c->method == CMP_NONE || !isfinite(c->ratio))
-			continue;
-		compare_verdict_text(r, c, word, sizeof(word));
-		strbuf_adds(out, "  ");
-		strbuf_add_printable(out, r->primary);
-		strbuf_adds(out, ": ");
-		strbuf_add_printable(out, r->variants[c->variant].name);
-		strbuf_addf(out, " is %s, ", word);
-		pct_interval(out, c);
-		if (c->verdict == STATS_SLOWER_UNSIZED || c->verdict == STATS_FASTER_UNSIZED)
-			strbuf_addf(out, ": the near end reaches into the ±%.1f%% noise band",
-				    100 * r->noise_band);
-		strbuf_addf(out, " (n %zu)\n", c->n);
 	}
 }
 
@@ -324,72 +300,90 @@ static void estimate_notes(const struct result *r, const struct comparison_set *
 				 "regression on it" : "");
 }
 
+/* What the table's figures mean. By default the few a reader needs to
+ * read it (dropped blocks, the baseline, the marks); -v adds how the
+ * intervals, ratios and p-values were computed. */
 static void comparison_notes(const struct result *r, const struct comparison_set *s,
-			     struct strbuf *out)
+			     const struct table_opts *o, struct strbuf *out)
 {
-	struct strbuf text = STRBUF_INIT, hint = STRBUF_INIT;
-	struct comparison_noise noise;
-	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	struct strbuf a = STRBUF_INIT, outside = STRBUF_INIT;
 	int held = 0;
 
-	for (size_t i = 0; i < s->n; i++) {
+	for (size_t i = 0; i < s->n; i++)
 		held |= s->c[i].held_by_holm;
-		if (s->c[i].exact_varies)
-			strbuf_addf(out, "  - warning: %s of %s is a count that should not vary, "
-				    "but its ratio ranged over [%.4f, %.4f]: check for "
-				    "nondeterminism in the program\n",
-				    printable_in(&a, r->metrics[s->c[i].metric].name),
-				    printable_in(&b, r->variants[s->c[i].variant].name),
-				    s->c[i].ci_lo, s->c[i].ci_hi);
-	}
 	if (s->blocks_complete < s->blocks_total)
 		strbuf_addf(out, "  - %zu of %zu blocks dropped: a variant did not finish "
 			    "cleanly in them (-i)\n", s->blocks_total - s->blocks_complete,
 			    s->blocks_total);
-	comparisons_noise(r, s, &noise);
-	comparisons_noise_note(r, &noise, &text, &hint);
-	if (text.len)
-		strbuf_addf(out, "  - warning: %s\n    hint: %s\n", text.buf, hint.buf);
 	if (held)
 		strbuf_addf(out, "  - *: the interval alone gives a direction, but the "
 			    "Holm-adjusted p is not below %.2f\n", COMPARE_ALPHA);
 	strbuf_addf(out, "  - ratio = variant / %s; verdicts against a ±%.1f%% noise band; "
 		    "centres are means ± cv\n", printable_in(&a, r->variants[r->baseline].name),
 		    100 * r->noise_band);
-	estimate_notes(r, s, out);
-	family_notes(r, s, out);
-	strbuf_release(&text);
-	strbuf_release(&hint);
+	if (o->verbose) {
+		estimate_notes(r, s, out);
+		family_notes(r, s, out);
+	} else if (names_of(r, s, ROLE_OUTSIDE, &outside)) {
+		strbuf_adds(out, "  - [..]: measured but not asked for, no verdict claimed; -v "
+				 "says how intervals and p-values were computed\n");
+	} else {
+		strbuf_adds(out, "  - -v says how intervals and p-values were computed\n");
+	}
 	strbuf_release(&a);
-	strbuf_release(&b);
+	strbuf_release(&outside);
+}
+
+/* The detailed sections (the profile's per-function tables, the simulated
+ * counts per function, the allocation call sites): in full with -v; by
+ * default the reading names their largest changes and a line says where
+ * the rest is. */
+static void details(const struct result *r, const struct table_opts *o, struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	report_attribution(r, o, &sb);
+	report_sim_attribution(r, o, &sb);
+	report_allocsites(r, o, &sb);
+	if (o->verbose)
+		strbuf_add(out, sb.buf, sb.len);
+	else if (sb.len)
+		strbuf_adds(out, "\n  (the tables per function and per call site: -v)\n");
+	strbuf_release(&sb);
 }
 
 void report_compare_table(const struct result *r, const struct table_opts *o,
 			  struct strbuf *out)
 {
+	struct strbuf uncounted = STRBUF_INIT;
 	struct comparison_set s;
+	struct warning_set w;
 	struct analysis a;
 	struct texttable t;
 
 	comparisons_compute(r, &s);
 	analysis_compute(r, &a);
-	header(r, &s, out);
+	warnings_build(r, &a, &s, &w);
+	header(r, &s, o, out);
+	/* The answer first: the verdicts and where the difference is. */
+	report_reading(r, &s, o, out);
+	strbuf_addch(out, '\n');
 	variants(r, o, out);
 	texttable_init(&t, 9, "llrrrlrrl");
-	rows(r, &s, o, &t);
+	rows(r, &s, o, &t, &uncounted);
 	if (o->markdown)
 		texttable_render_markdown(&t, out);
 	else
 		texttable_render(&t, 2, out);
 	texttable_release(&t);
-	report_attribution(r, o, out);
-	report_sim_attribution(r, o, out);
-	report_allocsites(r, o, out);
+	if (uncounted.len)
+		strbuf_addf(out, "  not counted here: %s (see notes)\n", uncounted.buf);
+	details(r, o, out);
 	strbuf_addch(out, '\n');
-	headline(r, &s, out);
-	strbuf_addch(out, '\n');
-	comparison_notes(r, &s, out);
-	report_notes(r, a.warnings, a.nwarnings, o, out);
+	comparison_notes(r, &s, o, out);
+	report_notes(r, &w, o, out);
+	strbuf_release(&uncounted);
+	warnings_release(&w);
 	analysis_release(&a);
 	comparisons_release(&s);
 }

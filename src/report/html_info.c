@@ -27,7 +27,7 @@ void html_reading(const struct html_ctx *c, struct strbuf *out)
 	for (line = strtok_r(text.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (!strncmp(line, "Reading", 7))
 			continue;
-		strbuf_addf(out, "<li class=\"%s\">", !strncmp(line, "    ->", 6) ? "where" : "variant");
+		strbuf_addf(out, "<li class=\"%s\">", strspn(line, " ") > 1 ? "where" : "variant");
 		html_text(out, line + strspn(line, " "));
 		strbuf_adds(out, "</li>\n");
 	}

@@ -1,7 +1,8 @@
 /*
- * The demo's reading (see reading.h). Every figure in it comes from the
- * comparisons and the attribution of the result, so a re-rendered result
- * reads the same as the campaign did.
+ * The reading (see reading.h): the answer a comparison prints first, in
+ * the spirit of criterion's "change: [...] Performance has regressed" —
+ * the verdict and its interval in one line per variant, the few facts
+ * that explain it under it, and the tables after.
  */
 #include "report/reading.h"
 
@@ -11,26 +12,87 @@
 #include "analysis/allocsites.h"
 #include "analysis/attribution.h"
 #include "analysis/comparison.h"
+#include "core/printable.h"
+#include "report/compare_table.h"
 
-static const struct comparison *find_cmp(const struct result *r, const struct comparison_set *s,
-					 const char *metric, size_t v)
+/* At most this many other metrics on the "also" line. */
+#define ALSO_MAX 4
+
+static void pct_interval(struct strbuf *sb, const struct comparison *c)
 {
-	int m = result_metric_index(r, metric);
-
-	return m < 0 ? NULL : comparisons_find(s, (size_t)m, v);
+	strbuf_addf(sb, "%+.1f%%", 100 * (c->ratio - 1));
+	if (c->method == CMP_EXACT)
+		return;
+	if (isfinite(c->ci_lo) && isfinite(c->ci_hi))
+		strbuf_addf(sb, " [%+.1f%%, %+.1f%%]", 100 * (c->ci_lo - 1), 100 * (c->ci_hi - 1));
+	else
+		strbuf_adds(sb, " [unbounded]");
 }
 
-static void say_change(struct strbuf *sb, const struct result *r, const struct comparison *c,
-		       const char *what)
+/* " B vs A: SLOWER, wall-time +5.4% [+0.5%, +10.1%] (ratio 1.0540, n 12)" */
+static void verdict_line(const struct result *r, const struct comparison *c, size_t v,
+			 struct strbuf *out)
 {
-	double pct = 100 * (c->ratio - 1);
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, m = STRBUF_INIT;
+	char word[64];
 
-	if (c->method == CMP_NONE || !isfinite(c->ratio))
-		return;
-	strbuf_addf(sb, "; %s %+.1f%%", what, pct);
-	if (c->method != CMP_EXACT && isfinite(c->ci_lo))
-		strbuf_addf(sb, " [%+.1f%%, %+.1f%%]", 100 * (c->ci_lo - 1), 100 * (c->ci_hi - 1));
-	strbuf_addf(sb, " (%s)", comparison_verdict_word(r, c));
+	strbuf_addf(out, " %s vs %s: ", printable_in(&b, r->variants[v].name),
+		    printable_in(&a, r->variants[r->baseline].name));
+	if (!c || c->method == CMP_NONE || !isfinite(c->ratio)) {
+		strbuf_addf(out, "no verdict on %s (%s)\n",
+			    r->primary ? printable_in(&m, r->primary) : "a primary metric",
+			    c && c->why ? c->why : "see the table");
+	} else {
+		compare_verdict_text(r, c, word, sizeof(word));
+		strbuf_addf(out, "%s, %s ", word, printable_in(&m, r->metrics[c->metric].name));
+		pct_interval(out, c);
+		strbuf_addf(out, " (ratio %.4f, n %zu)", c->ratio, c->n);
+		if (c->verdict == STATS_SLOWER_UNSIZED || c->verdict == STATS_FASTER_UNSIZED)
+			strbuf_addf(out, ": the near end reaches into the ±%.1f%% noise band",
+				    100 * r->noise_band);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&m);
+}
+
+/* The asked-for metrics besides the primary whose verdict is a direction:
+ * "task-clock +4.1% [+1.0%, +7.3%] (slower), allocs -85.0% (lower: 0.71
+ * allocations per constraint vs 4.67)"; a simulated count says so. */
+static void also_line(const struct result *r, const struct comparison_set *s, size_t v,
+		      const struct table_opts *o, struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
+	size_t shown = 0, more = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct comparison *c = &s->c[i];
+		const char *mname = r->metrics[c->metric].name;
+
+		if (c->variant != v || c->role != ROLE_FAMILY || c->method == CMP_NONE ||
+		    !isfinite(c->ratio) || !stats_verdict_directional(c->verdict))
+			continue;
+		if (shown == ALSO_MAX) {
+			more++;
+			continue;
+		}
+		strbuf_addf(&sb, "%s%s%s ", shown++ ? ", " : "", printable_in(&name, mname),
+			    r->metrics[c->metric].source == MSRC_SIM ? " (sim)" : "");
+		pct_interval(&sb, c);
+		strbuf_addf(&sb, " (%s", comparison_verdict_word(r, c));
+		if (!strcmp(mname, "allocs") && o->work_unit && isfinite(o->work_per_run) &&
+		    o->work_per_run > 0)
+			strbuf_addf(&sb, ": %.2f allocations per %s vs %.2f", c->mean_b /
+				    o->work_per_run, o->work_unit, c->mean_a / o->work_per_run);
+		strbuf_addch(&sb, ')');
+	}
+	if (shown)
+		strbuf_addf(out, "    also: %s\n", sb.buf);
+	if (more)
+		strbuf_addf(out, "    (and %zu more in the table)\n", more);
+	strbuf_release(&sb);
+	strbuf_release(&name);
 }
 
 /* "f +1.2 ms (30% of the change), g ..." for the significant functions of
@@ -38,6 +100,7 @@ static void say_change(struct strbuf *sb, const struct result *r, const struct c
 static int name_fns(struct strbuf *sb, const struct result *r, const struct attribution_fn *fns,
 		    size_t n, int max)
 {
+	struct strbuf safe = STRBUF_INIT;
 	int shown = 0;
 
 	for (size_t k = 0; k < n && shown < max; k++) {
@@ -45,11 +108,13 @@ static int name_fns(struct strbuf *sb, const struct result *r, const struct attr
 
 		if (!fns[k].significant)
 			continue;
-		strbuf_addf(sb, "%s%s %+.1f ms", shown ? ", " : "", name, fns[k].delta / 1e6);
+		strbuf_addf(sb, "%s%s %+.1f ms", shown ? ", " : "", printable_in(&safe, name),
+			    fns[k].delta / 1e6);
 		if (isfinite(fns[k].share))
 			strbuf_addf(sb, " (%.0f%% of the change)", 100 * fns[k].share);
 		shown++;
 	}
+	strbuf_release(&safe);
 	return shown;
 }
 
@@ -64,14 +129,14 @@ static void say_where(const struct result *r, const struct attribution_set *at, 
 
 		if (at->a[i].variant != v)
 			continue;
-		if (name_fns(&sb, r, at->a[i].fn, at->a[i].nfn, 4))
-			strbuf_addf(out, "    -> the time changed in: %s\n", sb.buf);
+		if (name_fns(&sb, r, at->a[i].fn, at->a[i].nfn, 3))
+			strbuf_addf(out, "    time changed in: %s\n", sb.buf);
 		else
-			strbuf_adds(out, "    -> no function's self time changed significantly (see "
-					 "the profile section above)\n");
+			strbuf_adds(out, "    time: no function's self time changed "
+					 "significantly\n");
 		strbuf_reset(&sb);
 		if (name_fns(&sb, r, at->a[i].incl, at->a[i].nincl, 3))
-			strbuf_addf(out, "       under (inclusive time): %s\n", sb.buf);
+			strbuf_addf(out, "    under (inclusive time): %s\n", sb.buf);
 		strbuf_release(&sb);
 	}
 }
@@ -80,6 +145,7 @@ static void say_where(const struct result *r, const struct attribution_set *at, 
  * model, exact per function), from the result's sim attribution. */
 static void say_sim_where(const struct result *r, json_t *sim, size_t v, struct strbuf *out)
 {
+	struct strbuf safe = STRBUF_INIT;
 	json_t *e, *f;
 	size_t i, k;
 
@@ -95,30 +161,29 @@ static void say_sim_where(const struct result *r, json_t *sim, size_t v, struct 
 
 			if (shown == 3 || d == 0)
 				break;
-			strbuf_addf(&sb, "%s%s %+.0f", shown++ ? ", " : "",
-				    json_string_value(json_object_get(f, "function")), d);
+			const char *fn = json_string_value(json_object_get(f, "function"));
+
+			strbuf_addf(&sb, "%s%s %+.0f", shown++ ? ", " : "", printable_in(&safe, fn),
+				    d);
 		}
 		if (shown)
-			strbuf_addf(out, "       simulated instructions per run changed in: %s\n",
+			strbuf_addf(out, "    simulated instructions per run changed in: %s\n",
 				    sb.buf);
 		strbuf_release(&sb);
 	}
+	strbuf_release(&safe);
 }
 
 /* The call sites whose allocations changed most (exact counts of the
  * traced runs): where the allocations came from, or went. */
 static void say_sites(const struct result *r, size_t v, struct strbuf *out)
 {
+	struct strbuf sb = STRBUF_INIT, safe = STRBUF_INIT;
 	struct allocsite_table t;
-	struct strbuf sb = STRBUF_INIT;
 	int shown = 0;
 
 	allocsites_compute(r, v, &t);
-	if (!t.runs_a || !t.runs_b) {
-		allocsites_release(&t);
-		return;
-	}
-	for (size_t i = 0; i < t.n && shown < 2; i++) {
+	for (size_t i = 0; t.runs_a && t.runs_b && i < t.n && shown < 2; i++) {
 		const struct allocsite_row *row = &t.row[i];
 		double d = row->b[0] - row->a[0];
 
@@ -126,57 +191,47 @@ static void say_sites(const struct result *r, size_t v, struct strbuf *out)
 			break;
 		/* the whole site, innermost first: "heap_alloc<lc_new<bool_lc<..." */
 		strbuf_addf(&sb, "%s%s %+.0f calls (%+.0f temporary)", shown++ ? "; " : "",
-			    row->key, d, row->b[2] - row->a[2]);
+			    printable_in(&safe, row->key), d, row->b[2] - row->a[2]);
 	}
 	if (shown)
-		strbuf_addf(out, "       allocations per run changed at: %s\n", sb.buf);
+		strbuf_addf(out, "    allocations per run changed at: %s\n", sb.buf);
 	strbuf_release(&sb);
+	strbuf_release(&safe);
 	allocsites_release(&t);
 }
 
-void report_demo_reading(const struct result *r, double rows, struct strbuf *out)
+void report_reading(const struct result *r, const struct comparison_set *s,
+		    const struct table_opts *o, struct strbuf *out)
 {
-	struct comparison_set s;
-	const struct comparison *any = NULL;
+	int m = r->primary ? result_metric_index(r, r->primary) : -1;
 	struct attribution_set at;
-	json_t *sim = sim_attribution_json(r);
+	json_t *sim;
 
-	comparisons_compute(r, &s);
+	if (r->nvariants < 2)
+		return;
 	attribution_compute(r, &at);
-	strbuf_addf(out, "\nReading (each variant against %s):\n", r->variants[r->baseline].name);
+	sim = sim_attribution_json(r);
 	for (size_t v = 0; v < r->nvariants; v++) {
-		const struct comparison *t = find_cmp(r, &s, "wall-time", v);
-		const struct comparison *al = find_cmp(r, &s, "allocs", v);
-		const struct comparison *in = find_cmp(r, &s, "instructions", v);
-		const struct comparison *ll = find_cmp(r, &s, "llc-misses", v);
-
-		if ((int)v == r->baseline || !t)
+		if ((int)v == r->baseline)
 			continue;
-		any = t;
-		strbuf_addf(out, "  %s: %s", r->variants[v].name, comparison_verdict_word(r, t));
-		if (isfinite(t->ratio) && isfinite(t->ci_lo) && isfinite(t->ci_hi))
-			strbuf_addf(out, ", wall time %+.1f%% [%+.1f%%, %+.1f%%] (n %zu)",
-				    100 * (t->ratio - 1), 100 * (t->ci_lo - 1), 100 * (t->ci_hi - 1),
-				    t->n);
-		else if (isfinite(t->ratio))
-			strbuf_addf(out, ", wall time %+.1f%% [unbounded] (n %zu)",
-				    100 * (t->ratio - 1), t->n);
-		if (al && isfinite(rows) && rows > 0 && isfinite(al->mean_b))
-			strbuf_addf(out, "; %.2f allocations per constraint vs %.2f",
-				    al->mean_b / rows, al->mean_a / rows);
-		if (in)
-			say_change(out, r, in, "instructions");
-		if (ll)
-			say_change(out, r, ll, "llc-misses");
-		strbuf_addch(out, '\n');
+		verdict_line(r, m >= 0 ? comparisons_find(s, (size_t)m, v) : NULL, v, out);
+		also_line(r, s, v, o, out);
 		say_where(r, &at, v, out);
 		if (sim)
 			say_sim_where(r, sim, v, out);
 		say_sites(r, v, out);
 	}
-	if (!any)
-		strbuf_adds(out, "  (no comparison of wall-time: see the notes above)\n");
 	attribution_release(&at);
-	comparisons_release(&s);
 	json_decref(sim);
+}
+
+void report_demo_reading(const struct result *r, double rows, struct strbuf *out)
+{
+	struct table_opts o = { .work_per_run = rows, .work_unit = "constraint" };
+	struct comparison_set s;
+
+	comparisons_compute(r, &s);
+	strbuf_addf(out, "\nReading (each variant against %s):\n", r->variants[r->baseline].name);
+	report_reading(r, &s, &o, out);
+	comparisons_release(&s);
 }

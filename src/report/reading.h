@@ -1,20 +1,30 @@
 /*
- * The demo's reading: one plain line per variant against the baseline (its
- * wall-time verdict with the interval, allocations per constraint,
- * instructions and llc-misses), then where its profile says the time went —
- * the functions whose change is significant. Shared by `pmustat demo`, which
- * prints it under the table, and the HTML page of a demo result. Pure.
+ * The reading: what a comparison concluded, said first. Per variant
+ * against the baseline, one line with the verdict of the primary metric
+ * (the word, the change with its interval, the ratio, n); then the other
+ * asked-for metrics that moved, and where the difference is — the
+ * functions whose time changed significantly (--profile), the functions
+ * whose simulated instructions changed, the allocation call sites whose
+ * calls changed. Every figure comes from the comparisons and attribution
+ * of the result, so a re-rendered result reads the same. Pure.
  */
 #ifndef PMU_REPORT_READING_H
 #define PMU_REPORT_READING_H
 
 #include "core/strbuf.h"
+#include "analysis/comparison.h"
+#include "report/table.h"
 #include "result/result.h"
 
-/* Lines prefixed "  NAME: " for a variant and "    -> " for where its time
- * changed. rows: constraints per run (the workload's count), or NaN when
- * unknown (a result read back): the allocations-per-constraint part is left
- * out then. */
+/* Lines " NAME vs BASE: VERDICT, ..." for each variant, then lines
+ * indented by four spaces saying what moved and where. o: work_per_run and
+ * work_unit say allocations per unit of work (the demo's constraints). */
+void report_reading(const struct result *r, const struct comparison_set *s,
+		    const struct table_opts *o, struct strbuf *out);
+
+/* "Reading (each variant against BASE):" and the reading; rows: the
+ * constraints per run, or NaN when unknown (a result read back). The HTML
+ * page of a demo result shows it. */
 void report_demo_reading(const struct result *r, double rows, struct strbuf *out);
 
 #endif

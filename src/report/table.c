@@ -10,6 +10,7 @@
 
 #include "analysis/allocsites.h"
 #include "analysis/attribution.h"
+#include "analysis/warnings.h"
 #include "core/printable.h"
 #include "analysis/analysis.h"
 #include "report/texttable.h"
@@ -131,8 +132,9 @@ static void stat_row(struct texttable *t, const struct result *r, const struct a
 	texttable_set(t, row, 6, "%zu", ms->s.n);
 }
 
-/* Notes may come from a result file: shown with control characters escaped. */
-static void note_lines(const struct result_note *n, struct strbuf *out)
+/* Notes may come from a result file: shown with control characters escaped.
+ * with_hint 0: the next note has the same hint, which is said once, after it. */
+static void note_lines(const struct result_note *n, int with_hint, struct strbuf *out)
 {
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 
@@ -141,34 +143,93 @@ static void note_lines(const struct result_note *n, struct strbuf *out)
 			    printable_in(&b, n->text));
 	else
 		strbuf_addf(out, "  - %s\n", printable_in(&b, n->text));
-	if (n->hint)
+	if (n->hint && with_hint)
 		strbuf_addf(out, "    hint: %s\n", printable_in(&a, n->hint));
 	strbuf_release(&a);
 	strbuf_release(&b);
 }
 
-void report_notes(const struct result *r, const struct result_note *extra, size_t nextra,
-		  const struct table_opts *o, struct strbuf *out)
+static void section(const char *name, const char *color, const struct table_opts *o,
+		    struct strbuf *out)
 {
-	for (int level = NOTE_NOTE; level <= NOTE_WARNING; level++) {
-		int header = 0;
+	strbuf_addf(out, "\n%s%s:%s\n", o->color ? color : "", name, o->color ? "\033[0m" : "");
+}
 
-		for (size_t pass = 0; pass < 2; pass++) {
-			const struct result_note *list = pass ? extra : r->notes;
-			size_t n = pass ? nextra : r->nnotes;
+static int same_hint(const struct result_note *x, const struct result_note *y)
+{
+	return y && x->hint && y->hint && !strcmp(x->hint, y->hint);
+}
 
-			for (size_t i = 0; i < n; i++) {
-				if ((int)list[i].level != level)
-					continue;
-				if (!header++)
-					strbuf_addf(out, "\n%s%s:%s\n",
-						    o->color ? (level ? "\033[33m" : "\033[36m") : "",
-						    level ? "warnings" : "notes",
-						    o->color ? "\033[0m" : "");
-				note_lines(&list[i], out);
-			}
+/* The result's notes; by default a hint shared by consecutive notes (the
+ * metrics a missing PMU leaves uncounted) is said once. */
+static void notes_of(const struct result *r, enum note_level level,
+		     const struct table_opts *o, struct strbuf *out)
+{
+	const struct result_note *prev = NULL;
+
+	for (size_t i = 0; i < r->nnotes; i++) {
+		if (r->notes[i].level != level)
+			continue;
+		if (!prev)
+			section(level == NOTE_NOTE ? "notes" : "warnings",
+				level == NOTE_NOTE ? "\033[36m" : "\033[33m", o, out);
+		else
+			note_lines(prev, o->verbose || !same_hint(prev, &r->notes[i]), out);
+		prev = &r->notes[i];
+	}
+	if (prev)
+		note_lines(prev, 1, out);
+}
+
+static void item_lines(const char *text, const char *hint, struct strbuf *out)
+{
+	struct strbuf a = STRBUF_INIT;
+
+	strbuf_addf(out, "  - %s\n", printable_in(&a, text));
+	if (hint)
+		strbuf_addf(out, "    hint: %s\n", printable_in(&a, hint));
+	strbuf_release(&a);
+}
+
+/* One line per kind of warning with its hint; with -v each warning. */
+static void warnings_of(const struct warning_set *w, const struct table_opts *o,
+			struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int grouped = 0;
+
+	if (!w->n)
+		return;
+	for (size_t k = 0; k < w->groups.n; k++)
+		grouped |= w->groups.g[k].nmember > 1;
+	section(grouped && !o->verbose ? "warnings (each with its figures: -v)" : "warnings",
+		"\033[33m", o, out);
+	for (size_t k = 0; k < w->groups.n; k++) {
+		const struct warn_group *g = &w->groups.g[k];
+
+		if (!o->verbose) {
+			item_lines(g->summary, g->hint, out);
+			continue;
+		}
+		for (size_t i = 0; i < g->nmember; i++) {
+			const struct warn_item *it = &w->item[g->member[i]];
+
+			strbuf_reset(&sb);
+			warn_item_text(it, &sb);
+			item_lines(sb.buf, it->hint, out);
 		}
 	}
+	strbuf_release(&sb);
+}
+
+void report_notes(const struct result *r, const struct warning_set *w,
+		  const struct table_opts *o, struct strbuf *out)
+{
+	notes_of(r, NOTE_NOTE, o, out);
+	if (w)
+		warnings_of(w, o, out);
+	else
+		notes_of(r, NOTE_WARNING, o, out);
 }
 
 /* One table per variant: stat has several only with --parameter-list/-scan. */
@@ -231,13 +292,16 @@ static void stat_variant(const struct result *r, const struct analysis *a, size_
 
 void report_stat_table(const struct result *r, const struct table_opts *o, struct strbuf *out)
 {
+	struct warning_set w;
 	struct analysis a;
 
 	analysis_compute(r, &a);
+	warnings_build(r, &a, NULL, &w);
 	for (size_t v = 0; v < (r->nvariants ? r->nvariants : 1); v++)
 		stat_variant(r, &a, v, o, out);
 	report_profile_top(r, o, out);
 	report_allocsites(r, o, out);
-	report_notes(r, a.warnings, a.nwarnings, o, out);
+	report_notes(r, &w, o, out);
+	warnings_release(&w);
 	analysis_release(&a);
 }

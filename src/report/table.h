@@ -12,14 +12,21 @@
 
 struct table_opts {
 	int color;	/* ANSI colours (terminal only) */
-	int verbose;	/* also quartiles, MAD and outlier counts */
+	int verbose;	/* -v: every table in full, each warning with its figures */
 	int markdown;	/* tables as markdown (--export-markdown), no colour */
+	double work_per_run;	/* units of work per run (the demo's constraints):
+				 * the reading says allocations per unit; 0 = unknown */
+	const char *work_unit;	/* "constraint", or NULL */
 };
 
 void report_stat_table(const struct result *r, const struct table_opts *o, struct strbuf *out);
 
-/* The notes and warnings section (shared by every table). */
-void report_notes(const struct result *r, const struct result_note *extra, size_t nextra,
+struct warning_set;
+
+/* The notes and warnings section (shared by every table): the result's
+ * notes, then the warnings of w (NULL: the result's own only) — one line
+ * per kind, or each in full with o->verbose. */
+void report_notes(const struct result *r, const struct warning_set *w,
 		  const struct table_opts *o, struct strbuf *out);
 
 /* argv joined for display, quoting arguments that need it. */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/warnings.h"
 #include "core/outfile.h"
 #include "core/printable.h"
 #include "core/strbuf.h"
@@ -294,6 +295,7 @@ json_t *report_json(const struct result *r)
 		json_array_append_new(a, report_json_run(r, &r->runs[i]));
 	json_object_set_new(doc, "runs", a);
 	json_object_set_new(doc, "summaries", analysis_summaries_json(r));
+	json_object_set_new(doc, "warning_groups", warning_groups_json(r));
 	add_comparison_settings(doc, r);
 	if (r->nvariants >= 2)
 		json_object_set_new(doc, "comparisons", comparisons_json(r));

@@ -25,7 +25,7 @@ if [ "$(id -u)" != 0 ] || ! has_pmu uprobe; then
 fi
 
 # Variant B makes 200 more allocations from extra_temps(): exactly that Δ.
-run_pm 0 compare --profile=allocs --profile-frames 2 --blocks 2 --seed 3 -o t.json -n base -- "$S" 300 -n more -- "$S" 300 temps=200
+run_pm 0 compare -v --profile=allocs --profile-frames 2 --blocks 2 --seed 3 -o t.json -n base -- "$S" 300 -n more -- "$S" 300 temps=200
 expect_in out "allocations by call site"
 expect_in out "statically linked, so traced with sampling uprobes"
 expect_in t.json "return probes for the pointers"
@@ -41,7 +41,7 @@ expect_eq "$(json_find t.json alloc_sites.0.sites site "rounds<main" temporaries
 expect_eq "$(jv t.json runs.0.traced)" true "the first run is traced"
 
 # A/A: two traced runs per variant agree, and no site changes.
-run_pm 0 compare --profile=allocs --trace-runs 2 --blocks 2 -o aa.json -n a -- "$S" 300 -n b -- "$S" 300
+run_pm 0 compare -v --profile=allocs --trace-runs 2 --blocks 2 -o aa.json -n a -- "$S" 300 -n b -- "$S" 300
 expect_in out "no call site changed"
 expect_not_in out "disagree"
 expect_not_in out "left out"

@@ -8,7 +8,7 @@ A=$BUILD/allocn
 R=$BUILD/r1cs-synth
 
 # Variant B makes 500 extra temporaries from one named call site.
-run_pm 0 compare --profile=allocs --blocks 2 --seed 5 -o t.json -n base -- "$A" 1000 -n more -- "$A" 1000 temps=500
+run_pm 0 compare -v --profile=allocs --blocks 2 --seed 5 -o t.json -n base -- "$A" 1000 -n more -- "$A" 1000 temps=500
 expect_in out "allocations by call site"
 expect_in out "allocation call sites: from 1 traced run per variant, not timed"
 top=$(jv t.json alloc_sites.0.sites.0.site)
@@ -34,12 +34,15 @@ expect_in out "unwound by glibc's backtrace()"
 expect_eq "$(json_find g.json alloc_sites.0.sites site "$top" temporaries)" 500.0 "libgcc: temporaries"
 expect_eq "$(json_find g.json alloc_sites.0.sites site "$top" calls)" 500.0 "libgcc: calls"
 # The per-run site metrics are in the result: report recomputes the section.
-run_pm 0 report t.json
+run_pm 0 report -v t.json
 expect_in out "allocations by call site"
 expect_in out "extra_temps<main"
+# By default the reading names the site whose calls changed most.
+run_pm 0 report t.json
+expect_in out "    allocations per run changed at: extra_temps<main"
 
 # A/A: no site changes, two traced runs per variant agree (no note).
-run_pm 0 compare --profile=allocs --trace-runs 2 --blocks 2 -o aa.json -n a -- "$A" 300 -n b -- "$A" 300
+run_pm 0 compare -v --profile=allocs --trace-runs 2 --blocks 2 -o aa.json -n a -- "$A" 300 -n b -- "$A" 300
 expect_in out "no call site changed"
 expect_not_in out "disagree"
 expect_sites_unchanged aa.json 1

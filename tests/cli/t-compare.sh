@@ -34,6 +34,9 @@ expect_eq "$(cmp ab.json task-clock sequential)" false "fixed blocks: t interval
 expect_eq "$(cmp ab.json task-clock estimate)" plain "fixed blocks: plain estimate"
 expect_eq "$(jv ab.json metrics.0.implicit)" false "wall-time named with -m"
 expect_eq "$(jv ab.json metrics.1.implicit)" true "user-time not named"
+expect_in out "[..]: measured but not asked for, no verdict claimed"
+run_pm 0 report -v ab.json
+expect_not_in out " rule: "
 expect_in out "[..]: measured but not asked for (user-time, sys-time, max-rss)"
 expect_in out "Holm-adjusted across the 1 metric asked for besides wall-time (task-clock)"
 # every block ran both variants, in a recorded position, with one padding
@@ -53,11 +56,11 @@ expect_eq "$(jv ab.json metrics.6.hidden)" true "host metrics hidden"
 # confidence sequence clears the band at its first look (a 10x ratio is
 # some 30 standard errors away from it whatever the load), and the
 # estimate is the median-unbiased one.
-run_pm 0 compare --seed 12 -m task-clock --primary task-clock -o big.json \
+run_pm 0 compare -v --seed 12 -m task-clock --primary task-clock -o big.json \
 	-- "$BUSY" 30000 -- "$BUSY" 300000
 expect_in out "rule: stop once the task-clock verdict settles (its 95% confidence sequence clear of the ±1.0% noise band, or inside it) or is within ±1.00%; blocks 10..200"
 expect_in out "stopped: verdict settled after 10 blocks: task-clock slower"
-expect_in out "task-clock: B is SLOWER, +"
+expect_in out " B vs A: SLOWER, task-clock +"
 expect_eq "$(jv big.json comparison.primary)" task-clock "primary recorded"
 expect_eq "$(jv big.json comparison.sequential)" true "sequential rule recorded"
 expect_eq "$(cmp big.json task-clock verdict)" slower "tenfold CPU time"
@@ -81,7 +84,7 @@ expect_eq "$(cmp exaa.json allocs ratio)" 1.0 "A/A exact"
 expect_eq "$(cmp exaa.json allocs verdict)" equivalent "A/A verdict on exact counts"
 
 # --target-ci asks for a width: the precision rule, t intervals.
-run_pm 0 compare --target-ci 50 --max-blocks 12 --seed 15 -o tc.json -- true -- true
+run_pm 0 compare -v --target-ci 50 --max-blocks 12 --seed 15 -o tc.json -- true -- true
 expect_in out "rule: stop once the wall-time 95% CI half-width is within ±50.00%; blocks 10..12"
 expect_eq "$(jv tc.json comparison.sequential)" false "precision rule: not sequential"
 expect_eq "$(jv tc.json comparison.target)" 0.5 "target recorded"
@@ -153,9 +156,9 @@ if command -v cc >/dev/null; then
 	fi
 fi
 
-# One block bounds no interval: the headline says so, as the table does,
+# One block bounds no interval: the reading says so, as the table does,
 # instead of printing nan.
 run_pm 0 compare --blocks 1 -- "$BUILD/busy" 1000 -- "$BUILD/busy" 2000
-expect_in out "wall-time: B is INCONCLUSIVE"
-expect_in out "[unbounded] (n 1)"
+expect_in out " B vs A: INCONCLUSIVE, wall-time "
+expect_in out "[unbounded] (ratio "
 expect_not_in out "nan"

@@ -174,8 +174,8 @@ run_pm 0 demo --labels 1 --sha-blocks 1 --blocks 3 --seed 5 --no-sim --variants 
 run_pm 0 report -q d.json --html d.html
 render d.html demo
 dom_has d.html '<section id="reading">'
-dom_has d.html '<li class="variant">pool-inplace: '
-dom_has d.html '<li class="where">-&gt; '
+dom_has d.html '<li class="variant">pool-inplace vs vec: '
+dom_has d.html '<li class="where">also: allocs -'
 # the allocations by call site, as the terminal has them, whole on hover
 dom_has d.html '<table class="allocsites">'
 dom_has d.html '<td class="site"[^>]*>heap_alloc_slow&lt;heap_alloc&lt;'

@@ -5,7 +5,7 @@
 . "$TESTLIB"
 T=$BUILD/twofunc
 
-run_pm 0 compare --profile --blocks 6 --seed 11 -o p.json -n one -- "$T" 5 5 -n three -- "$T" 5 15
+run_pm 0 compare -v --profile --blocks 6 --seed 11 -o p.json -n one -- "$T" 5 5 -n three -- "$T" 5 15
 expect_in out "where the difference is"
 expect_in out "work_b *"
 expect_in out "profile: runs of its own (one per timed block, paired) sampled on"
@@ -21,9 +21,14 @@ da=$(json_find p.json attribution.0.functions function work_a delta_ns)
 db=$(jv p.json attribution.0.functions.0.delta_ns)
 awk -v a="$da" -v b="$db" 'BEGIN { exit !(a < b / 4 && -a < b / 4) }' || fail "work_a moved: $da vs $db"
 # The raw per-run profiles are in the result: report recomputes the section.
-run_pm 0 report p.json
+run_pm 0 report -v p.json
 expect_in out "where the difference is"
 expect_in out "work_b *"
+# By default the tables are -v's; the reading names the function first.
+run_pm 0 report p.json
+expect_not_in out "where the difference is"
+expect_in out "    time changed in: work_b +"
+expect_in out "(the tables per function and per call site: -v)"
 [ "$(jv p.json runs.$(instr_run p.json).values.profile:samples.value)" -ge 1 ] || fail "no samples recorded"
 # Clean runs: the timed runs (the verdicts' own) carry no sampling; every
 # measured block is followed by a block of sampled runs with no wall time
@@ -73,7 +78,7 @@ expect_in out "is stripped"
 # change: work_a runs the same code in both (no change at all), work_b
 # three times the loop.
 if command -v valgrind >/dev/null; then
-	run_pm 0 compare --profile --backend sim --sim-runs 2 -m instructions -o sf.json -n one -- "$T" 1 1 -n three -- "$T" 1 3
+	run_pm 0 compare -v --profile --backend sim --sim-runs 2 -m instructions -o sf.json -n one -- "$T" 1 1 -n three -- "$T" 1 3
 	expect_in out "where the simulated difference is"
 	expect_eq "$(jv sf.json sim_attribution.0.functions.0.function)" work_b "largest simulated change"
 	a=$(jv sf.json sim_attribution.0.functions.0.instructions.baseline)
@@ -87,7 +92,7 @@ fi
 # leaf() under outer_x and under outer_y. Self time can only say leaf grew;
 # inclusive time and the stacks say under which caller.
 C=$BUILD/callers
-run_pm 0 compare --profile --blocks 6 --seed 5 -o c.json -n one -- "$C" 5 5 -n three -- "$C" 5 15
+run_pm 0 compare -v --profile --blocks 6 --seed 5 -o c.json -n one -- "$C" 5 5 -n three -- "$C" 5 15
 expect_in out "inclusive time (the function and all it calls)"
 expect_in out "call chains unwound from a copy of the user stack"
 expect_eq "$(jv c.json attribution.0.functions.0.function)" leaf "self: the leaf grew"

@@ -126,7 +126,8 @@ static void test_family_is_what_was_asked(void **state)
 	result_release(&r);
 }
 
-/* The table says so too: a bracketed reading for what was not asked. */
+/* The table says so too: a bracketed reading for what was not asked; the
+ * family named with -v. */
 static void test_family_table(void **state)
 {
 	struct result r;
@@ -135,6 +136,11 @@ static void test_family_table(void **state)
 
 	(void)state;
 	family_case(&r, 1);
+	report_compare_table(&r, &o, &out);
+	assert_non_null(strstr(out.buf, "[..]: measured but not asked for, no verdict claimed"));
+	assert_null(strstr(out.buf, "Holm-adjusted across"));
+	strbuf_reset(&out);
+	o.verbose = 1;
 	report_compare_table(&r, &o, &out);
 	assert_non_null(strstr(out.buf, "Holm-adjusted across the 1 metric asked for besides "
 				       "wall-time (task-clock)"));
@@ -171,9 +177,10 @@ static void test_size_uncertain_words(void **state)
 	report_compare_table(&r, &o, &out);
 	assert_non_null(strstr(out.buf, "SLOWER (size uncertain)"));
 	assert_non_null(strstr(out.buf, "HIGHER (size uncertain)"));
-	assert_non_null(strstr(out.buf, "wall-time: B is SLOWER (size uncertain), +1.7% "
-				       "[+1.0%, +2.4%]: the near end reaches into the ±1.0% "
-				       "noise band (n 10)"));
+	assert_non_null(strstr(out.buf, " B vs A: SLOWER (size uncertain), wall-time +1.7% "
+				       "[+1.0%, +2.4%] (ratio "));
+	assert_non_null(strstr(out.buf, ", n 10): the near end reaches into the ±1.0% "
+				       "noise band\n"));
 	assert_null(strstr(out.buf, "within noise"));
 	comparisons_release(&s);
 	strbuf_release(&out);
