@@ -1,6 +1,7 @@
 /*
  * The page's text parts: the demo's reading (the lines the demo printed,
- * from report/reading.c), every note and warning with its hint in full,
+ * from report/reading.c), the warnings grouped by kind as the terminal
+ * shows them, then every note and warning with its hint in full,
  * the host and campaign facts, and the terminal's own table folded away at
  * the end.
  */
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/warnings.h"
 #include "report/html_common.h"
 #include "report/reading.h"
 
@@ -56,6 +58,33 @@ static void note_item(struct strbuf *out, const struct result_note *n)
 	strbuf_adds(out, "</li>\n");
 }
 
+/* Warnings of one kind in one line, as the terminal says them by default
+ * (analysis/warnings.c); the list after it has each one in full. */
+static void warn_groups(const struct html_ctx *c, struct strbuf *out)
+{
+	struct warning_set w;
+	int head = 0;
+
+	warnings_build(c->r, &c->an, c->r->nvariants >= 2 ? &c->cmp : NULL, &w);
+	for (size_t k = 0; k < w.groups.n; k++) {
+		const struct warn_group *g = &w.groups.g[k];
+
+		if (g->nmember < 2)
+			continue;
+		strbuf_adds(out, head++ ? "" : "<ul class=\"notes warn-groups\">\n");
+		strbuf_adds(out, "<li class=\"warning\">");
+		html_text(out, g->summary);
+		if (g->hint) {
+			strbuf_adds(out, "<br><span class=\"hint\">hint: ");
+			html_text(out, g->hint);
+			strbuf_adds(out, "</span>");
+		}
+		strbuf_adds(out, "</li>\n");
+	}
+	strbuf_adds(out, head ? "</ul>\n" : "");
+	warnings_release(&w);
+}
+
 void html_notes(const struct html_ctx *c, struct strbuf *out)
 {
 	const struct result *r = c->r;
@@ -70,6 +99,7 @@ void html_notes(const struct html_ctx *c, struct strbuf *out)
 	}
 	if (!count && !text.len)
 		goto out;
+	warn_groups(c, out);
 	strbuf_adds(out, "<ul class=\"notes\">\n");
 	if (text.len) {
 		struct result_note n = { NOTE_WARNING, NULL, text.buf, hint.len ? hint.buf : NULL };

@@ -66,6 +66,11 @@ expect_eq "$(jv w.json warning_groups.1.kind)" drift "second group's kind"
 expect_eq "$(jv w.json warning_groups.1.variants)" '["vec","csr"]' "drift's variants"
 # the per-summary warnings are kept as they were
 expect_in w.json "a run lies 239.0 robust deviations"
+# the page: the grouped line above the full list
+run_pm 0 report -q "$FIX" --html w.html
+expect_in w.html '<ul class="notes warn-groups">'
+expect_in w.html '<li class="warning">outliers (kept) in wall-time (vec, csr); task-clock (vec)<br>'
+expect_in w.html '<b>wall-time (csr)</b>: a run lies 239.0 robust deviations'
 
 # --- a live two-variant compare, default options: one screen, answer first --
 run_pm 0 compare -o te.json -- true -- echo
