@@ -5,7 +5,6 @@
  */
 #include "analysis/warnings.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 

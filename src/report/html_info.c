@@ -68,18 +68,12 @@ static void warn_groups(const struct html_ctx *c, struct strbuf *out)
 	warnings_build(c->r, &c->an, c->r->nvariants >= 2 ? &c->cmp : NULL, &w);
 	for (size_t k = 0; k < w.groups.n; k++) {
 		const struct warn_group *g = &w.groups.g[k];
+		struct result_note n = { NOTE_WARNING, NULL, g->summary, (char *)g->hint };
 
 		if (g->nmember < 2)
 			continue;
 		strbuf_adds(out, head++ ? "" : "<ul class=\"notes warn-groups\">\n");
-		strbuf_adds(out, "<li class=\"warning\">");
-		html_text(out, g->summary);
-		if (g->hint) {
-			strbuf_adds(out, "<br><span class=\"hint\">hint: ");
-			html_text(out, g->hint);
-			strbuf_adds(out, "</span>");
-		}
-		strbuf_adds(out, "</li>\n");
+		note_item(out, &n);
 	}
 	strbuf_adds(out, head ? "</ul>\n" : "");
 	warnings_release(&w);
