@@ -4,8 +4,9 @@
  * section is one function of the page context that writes nothing when it
  * has nothing to show (a stat result has no forest plot, a result without
  * --profile no flame graph), so the list is the whole layout: a new part
- * of the page is one row. No scripts and no external resources: the file
- * opens anywhere, offline, and prints.
+ * of the page is one row. No external resources: the file opens anywhere,
+ * offline, and prints; everything is drawn here, and the one small inline
+ * script (the flame graphs' search and zoom) only adds behaviour.
  */
 #include "report/html.h"
 
@@ -68,7 +69,15 @@ static const char style[] =
 	".point{fill:currentColor}.rowval{fill:currentColor}"
 	"svg.flame{background:#fafafa}svg.flame rect{stroke:#fff;stroke-width:.5}"
 	"svg.flame text{font:11px ui-monospace,monospace;fill:#111;pointer-events:none}"
-	"svg.flame .frame:hover rect{stroke:#000;stroke-width:1}"
+	"svg.flame .frame:hover rect{stroke:#000;stroke-width:1}svg.flame g.frame{cursor:pointer}"
+	"svg.flame g.frame.match rect{fill:#d13ee0}svg.flame g.frame.caller rect{opacity:.55}"
+	"svg.flame g.frame.gone rect{stroke:#1e4fd8;stroke-width:1.5;stroke-dasharray:5 2}"
+	"svg.flame g.frame.new rect{stroke:#d32f2f;stroke-width:1.5;stroke-dasharray:5 2}"
+	"span.gone{border:1.5px dashed #1e4fd8;padding:0 .2em}span.new{border:1.5px dashed #d32f2f;"
+	"padding:0 .2em}"
+	".flame-tools{margin:.6em 0}.flame-tools input{font:inherit}.flame-help{color:#777;"
+	"font-size:.9em}.flame-caption{margin:.9em 0 .2em;color:#444}.flame-status{color:#444;"
+	"font-size:.92em;margin:.1em 0 .6em;min-height:1em}svg.flame-scale text{font-size:11px}"
 	".grew{color:#d32f2f;font-weight:600}.shrank{color:#1e4fd8;font-weight:600}"
 	"tr.sig td.fn{font-weight:600}td.where{color:#666}"
 	"td.fn,td.site,td.where{overflow-wrap:anywhere}td.site{font-family:ui-monospace,monospace;"

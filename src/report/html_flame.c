@@ -5,9 +5,10 @@
  * everything it calls, so colouring totals would paint every caller of one
  * slower leaf red down to the root, while own time points at the frame
  * where the time changed — the same quantity as "where the difference is".
- * Widths are the variant's time, so a frame the variant no longer runs has
- * no width: folding it into its caller (as every frame below
- * FLAME_MIN_FRACTION is) puts its change there.
+ * A differential graph is drawn twice, with the variant's widths and with
+ * the baseline's (html_flame_svg.c), so a frame is folded only when it is
+ * narrow on both sides: a frame the variant no longer runs keeps its
+ * baseline width, and is named there.
  */
 #include "report/html_flame.h"
 
@@ -153,9 +154,15 @@ static void drop_dead_children(struct flame_node *p, const struct flame_tree *t)
 	p->nchild = k;
 }
 
+/* Is a side's total wide enough to draw against that side's root? */
+static int wide(double total, double root, double fraction)
+{
+	return total > 0 && total >= fraction * root;
+}
+
 size_t flame_fold_narrow(struct flame_tree *t, double fraction)
 {
-	double min = fraction * t->node[0].total_v;
+	double root_v = t->node[0].total_v, root_b = t->node[0].total_b;
 	size_t folded = 0;
 
 	/* Parents come first, so a folded frame's subtree is dead before the
@@ -164,7 +171,8 @@ size_t flame_fold_narrow(struct flame_tree *t, double fraction)
 		struct flame_node *n = &t->node[i], *p;
 		size_t count;
 
-		if (n->dead || (n->total_v > 0 && n->total_v >= min))
+		if (n->dead || wide(n->total_v, root_v, fraction) ||
+		    wide(n->total_b, root_b, fraction))
 			continue;
 		p = &t->node[n->parent];
 		p->self_v += n->total_v;

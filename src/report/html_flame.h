@@ -50,9 +50,11 @@ void flame_add(struct flame_tree *t, const char *stack, double v, double b);
  * same function sits in the same place in every variant's graph). */
 void flame_finish(struct flame_tree *t);
 
-/* Fold every frame whose total_v is below fraction of the root's into its
- * parent's own time (and own change), subtree and all; returns how many
- * frames were folded. Call after flame_finish; totals stay the same. */
+/* Fold every frame narrower than fraction of the root on both sides
+ * (total_v against the root's total_v, and total_b against its total_b)
+ * into its parent's own time (and own change), subtree and all; returns
+ * how many frames were folded. Call after flame_finish; totals stay the
+ * same. */
 size_t flame_fold_narrow(struct flame_tree *t, double fraction);
 
 /* Change of a node's own time and of its total (variant - baseline). */
@@ -69,5 +71,11 @@ struct flame_rgb flame_delta_color(double d, double maxabs);
 /* The colour of a frame of a plain (not differential) graph: warm hues that
  * vary with the name only, so a function keeps its colour across graphs. */
 struct flame_rgb flame_name_color(const char *name);
+
+/* The page's inline script for the flame graphs: search (matching frames
+ * highlighted, their share of each graph's time said) and click-to-zoom,
+ * driven by the controls or by the address's #search=NAME&zoom=NAME
+ * (html_flame_script.c). */
+extern const char html_flame_script[];
 
 #endif

@@ -4,8 +4,11 @@
 # elements by class and id), axis titles with their units, tick labels in
 # human units, the verdict words with the class of their verdict, the
 # profiled functions (work_a, work_b of tests/tools/twofunc.c) in tables
-# and flame graphs, and no element made from a name in a result. A
-# screenshot of each page is left in $BUILD/html/ for a person to look at.
+# and flame graphs, the inclusive-time and allocation-site tables, a
+# function only the baseline runs named in the baseline's flame graph, the
+# inline script's search and zoom changing the page, and no element made
+# from a name in a result. A screenshot of each page is left in
+# $BUILD/html/ for a person to look at.
 . "$TESTLIB"
 # The sanitizer pass of make check leaves this script to the plain pass
 # (headless chromium dominates its time), to keep CI within its budget.
@@ -130,10 +133,77 @@ dom_lacks ps.html 'flame-flat'
 for f in main run_a run_b work_a work_b; do
 	dom_has ps.html "<title>$f "
 done
-expect_eq "$(count ps.html.dom '<title>work_b ')" 2 "work_b on its two paths"
+expect_eq "$(count ps.html.dom '<title>work_b ')" 4 "work_b on its two paths, in the graph of each side"
 # the largest change of own time (work_b under run_b) is saturated red
 dom_has ps.html '<title>work_b [^<]*</title><rect [^>]*fill="#ff2828"'
 dom_has ps.html '600 frames narrower than 0.1% of the time are folded'
+
+# --- a function only the baseline calls: two builds of one small program,
+# the fixed one without gone_soon(). The baseline's graph names it (the
+# variant's has no width for it); the inline script's search and zoom,
+# driven by the address (#search=, #zoom=), change what Chromium renders. ---
+cat >gone.c <<'C'
+static volatile unsigned long sink;
+__attribute__((noinline)) static void spin(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink += i;
+}
+__attribute__((noinline)) void kept(void) { spin(40000000UL); }
+__attribute__((noinline)) void gone_soon(void) { spin(40000000UL); }
+int main(void)
+{
+	kept();
+#ifndef FIXED
+	gone_soon();
+#endif
+	return 0;
+}
+C
+${CC:-cc} -O1 -g -o gone-base gone.c && ${CC:-cc} -O1 -g -DFIXED -o gone-fixed gone.c ||
+	fail "could not build gone.c"
+run_pm 0 compare --profile --blocks 3 --seed 7 -o g.json -n before -- ./gone-base -n after -- ./gone-fixed
+run_pm 0 report -q g.json --html g.html
+render g.html gone
+same_elements g.html
+# graph ID PAGE.dom: the one flame graph of that id, as Chromium built it
+graph() {
+	sed -n "s#.*\(<svg class=\"flame diff[a-z ]*\" id=\"$1\"[^>]*>.*\)#\1#p" "$2" | sed 's#</svg>.*#</svg>#'
+}
+graph flame-1 g.html.dom >after.svg
+graph flame-1-base g.html.dom >before.svg
+[ -s after.svg ] && [ -s before.svg ] || fail "g.html: no graph per side"
+grep -qE '<text x="[0-9.]+" y="[0-9.]+">gone_soon</text>' before.svg ||
+	fail "the baseline's graph does not name gone_soon"
+! grep -q 'data-name="gone_soon"' after.svg || fail "gone_soon has a width in the variant's graph"
+grep -qE '<g class="frame gone" data-name="gone_soon"' before.svg || fail "gone_soon is not marked gone"
+grep -qE '<text x="[0-9.]+" y="[0-9.]+">kept</text>' after.svg || fail "the variant's graph lacks kept"
+dom_has g.html '<p class="note flame-gone">Gone from after ([^<]|<b>|</b>)*<b>gone_soon</b>'
+dom_has g.html '<svg class="flame-scale"'
+# the script ran (the controls are shown), nothing is searched or zoomed yet
+dom_has g.html '<div class="flame-tools">'
+dom_lacks g.html 'class="frame[a-z ]* match"'
+dom_lacks g.html 'style="display:none"'
+kept_w=$(grep -oE 'data-name="kept"[^<]*<title>[^<]*</title><rect x="[0-9.]+" y="[0-9.]+" width="[0-9.]+"' after.svg |
+	sed 's/.*width="//; s/"//')
+awk -v w="$kept_w" 'BEGIN { exit !(w > 0 && w < 1300) }' || fail "kept is ${kept_w:-?} wide before a zoom"
+# search: the frames of that name are marked and their share is said
+browse --dump-dom "file://$PWD/g.html#search=gone_soon" | tr '\n' ' ' >gs.dom
+[ -s gs.dom ] || fail "no DOM for the search"
+grep -qE '<g class="frame gone match" data-name="gone_soon"' gs.dom || fail "search did not mark gone_soon"
+grep -qE 'id="flame-1-base-status">search “gone_soon”: 1 frame, [1-9][0-9.]*% of this graph’s time' gs.dom ||
+	fail "search did not say gone_soon's share"
+grep -qE 'id="flame-1-status">search “gone_soon”: 0 frames, 0.0%' gs.dom ||
+	fail "search found gone_soon in the variant's graph"
+expect_eq "$(count gs.dom 'class="frame[a-z ]* match"')" 1 "frames marked by the search"
+# zoom: kept becomes the full width, what is beside it is hidden
+browse --dump-dom "file://$PWD/g.html#zoom=kept" | tr '\n' ' ' >gz.dom
+[ -s gz.dom ] || fail "no DOM for the zoom"
+graph flame-1 gz.dom >after-z.svg
+grep -qE 'data-name="kept"[^<]*<title>[^<]*</title><rect x="0.00" y="[0-9.]+" width="1300.00"' after-z.svg ||
+	fail "zoom did not widen kept"
+grep -qE 'data-name="gone_soon"[^>]*style="display:none"' gz.dom || fail "zoom did not hide gone_soon"
+grep -qE 'id="flame-1-status">zoomed to kept' gz.dom || fail "zoom not said"
 
 # --- stat --profile: where the time goes, a plain flame graph ---
 run_pm 0 stat --profile -r 3 -o s.json -- "$T" 2 4

@@ -112,8 +112,9 @@ static void test_fold_many(void **state)
 	flame_release(&t);
 }
 
-/* A frame the variant no longer runs has no width: its change lands in
- * its caller's own change. A frame at the limit stays. */
+/* A frame the variant no longer runs keeps its baseline width (the
+ * baseline's graph names it); one narrow on both sides folds, its change
+ * landing in its caller's own change. A frame at the limit stays. */
 static void test_fold_gone(void **state)
 {
 	struct flame_tree t;
@@ -121,15 +122,18 @@ static void test_fold_gone(void **state)
 
 	(void)state;
 	flame_init(&t);
-	flame_add(&t, "main;kept", 999, 0);
+	flame_add(&t, "main;kept", 998.5, 0);
 	flame_add(&t, "main;edge", 1, 1);	/* exactly 0.1% of 1000 */
 	flame_add(&t, "main;gone", 0, 500);
+	flame_add(&t, "main;tiny", 0.5, 0.25);	/* below 0.1% of 1000 and of 501.25 */
 	flame_finish(&t);
 	assert_int_equal(flame_fold_narrow(&t, FLAME_MIN_FRACTION), 1);
 	m = child(&t, 0, "main");
-	assert_true(child(&t, m, "gone") == SIZE_MAX);
+	assert_true(child(&t, m, "gone") != SIZE_MAX);
 	assert_true(child(&t, m, "edge") != SIZE_MAX);
-	assert_true(flame_self_delta(&t.node[m]) == -500);
+	assert_true(child(&t, m, "tiny") == SIZE_MAX);
+	assert_true(flame_self_delta(&t.node[m]) == 0.25);
+	assert_true(flame_total_delta(&t.node[child(&t, m, "gone")]) == -500);
 	flame_release(&t);
 }
 
