@@ -1,9 +1,11 @@
 /*
- * perf_event_open counting for one run. Counters are opened on the child
- * between fork and exec (it waits on the go-pipe), disabled with
- * enable_on_exec, so only the measured program is counted — not our fork
- * path and not its wait for the go byte. inherit makes threads and child
- * processes count too.
+ * perf_event_open counting for one run. Counters are opened disabled with
+ * enable_on_exec, either on the spawn server before it forks the run (the
+ * child inherits them, and only its exec enables them) or on the child
+ * between its fork and its exec (it waits for the go byte), so only the
+ * measured program is counted, never our fork path. inherit makes threads
+ * and child processes count too; their counts are added to the event
+ * pmustat reads when each of them exits.
  */
 #include "backend/perf_event.h"
 
@@ -25,6 +27,19 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
+static int is_inherited(const struct event_spec *ev)
+{
+	return strcmp(ev->pmu, "uprobe") != 0;
+}
+
+int perf_events_inherited(const struct event_spec *evs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!is_inherited(&evs[i]))
+			return 0;
+	return 1;
+}
+
 static void attr_for_count(struct perf_event_attr *a, const struct event_spec *ev,
 			   int leader)
 {
@@ -36,7 +51,7 @@ static void attr_for_count(struct perf_event_attr *a, const struct event_spec *e
 	 * process that forks, so the measured program's fork() fails with
 	 * EFAULT; and inherited uprobe events do not count in the children
 	 * anyway (both seen on Linux 6.18; see backend/callcount.h). */
-	a->inherit = strcmp(ev->pmu, "uprobe") != 0;
+	a->inherit = is_inherited(ev);
 	/* Members follow their leader's enable state; only leaders start
 	 * disabled and wait for exec. */
 	a->disabled = leader;

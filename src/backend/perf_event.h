@@ -37,9 +37,15 @@ struct perf_set {
  * Open evs[i] for process pid (group[i] = index of its group leader in evs,
  * i for a leader, or (size_t)-1 to leave it closed in this run; group may be
  * NULL: every event alone). Counters start
- * disabled and are enabled by the kernel when pid execs. Returns the number
+ * disabled and are enabled by the kernel when pid execs, or, inherited, when
+ * a child pid forks after this call execs. Returns the number
  * of counters opened; failures are kept per counter in open_errno.
  */
+/* 1 when every event of evs is inherited by the children of the process it
+ * is opened on (all but uprobes): they can then be opened on the spawn
+ * server before it forks the run, instead of on the run's child. */
+int perf_events_inherited(const struct event_spec *evs, size_t n);
+
 size_t perf_set_open(struct perf_set *s, const struct event_spec *evs, const size_t *group,
 		     size_t n, pid_t pid);
 

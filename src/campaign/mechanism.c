@@ -39,7 +39,7 @@ int campaign_catalog(struct campaign *c, struct error *err)
 {
 	if (c->have_cat)
 		return 0;
-	if (catalog_host_open(&c->cat, c->o->uarch, err))
+	if (catalog_host_open_lent(&c->cat, c->o->uarch, &c->model, err))
 		return -1;
 	c->have_cat = 1;
 	/* -a: system-wide PMUs (amd_l3) count what is asked for, no proxy. */

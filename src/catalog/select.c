@@ -14,6 +14,12 @@
 
 int catalog_host_open(struct catalog_host *h, const char *uarch_opt, struct error *err)
 {
+	return catalog_host_open_lent(h, uarch_opt, NULL, err);
+}
+
+int catalog_host_open_lent(struct catalog_host *h, const char *uarch_opt,
+			   const struct sysfs_model *model, struct error *err)
+{
 	struct error e2;
 	const char *want;
 
@@ -31,11 +37,11 @@ int catalog_host_open(struct catalog_host *h, const char *uarch_opt, struct erro
 	}
 	h->checked = !strcmp(h->u.name, h->u.detected);
 	if (h->checked) {
-		if (sysfs_model_load(&h->model, NULL, err) < 0) {
+		if (!model && sysfs_model_load(&h->model, NULL, err) < 0) {
 			catalog_host_release(h);
 			return -1;
 		}
-		h->ctx.model = &h->model;
+		h->ctx.model = model ? model : &h->model;
 		h->ctx.paranoid = 2;	/* the kernel's default when unreadable */
 		host_sysctl_int("kernel/perf_event_paranoid", &h->ctx.paranoid);
 		h->ctx.privileged = geteuid() == 0;

@@ -19,9 +19,10 @@ struct catalog_host {
 	struct catalog cat;
 	struct cpu_id id;
 	struct cpu_uarch u;		/* u.name = chosen, u.detected = the host's */
-	struct sysfs_model model;	/* the host's PMUs (loaded when checked) */
+	struct sysfs_model model;	/* the host's PMUs (loaded when checked and
+					 * not lent by the caller) */
 	struct resolve_ctx ctx;		/* ready for catalog_resolve() */
-	int checked;			/* ctx.model points at model */
+	int checked;			/* ctx.model points at the host's PMUs */
 	char note[320];			/* "" or how the choice was made, for humans */
 };
 
@@ -30,6 +31,10 @@ struct catalog_host {
  * An unknown uarch name is a usage error with near names.
  */
 int catalog_host_open(struct catalog_host *h, const char *uarch_opt, struct error *err);
+/* The same with the host's PMUs already read by the caller (a campaign reads
+ * them once): model is lent and must outlive h. */
+int catalog_host_open_lent(struct catalog_host *h, const char *uarch_opt,
+			   const struct sysfs_model *model, struct error *err);
 void catalog_host_release(struct catalog_host *h);
 
 #endif

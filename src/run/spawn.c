@@ -262,6 +262,7 @@ int spawn_start(struct spawn *sp, struct spawner *server, struct sigwatch *sw,
 	struct spawn_request rq = { SPAWN_MAGIC };
 	struct spawn_started st;
 	struct strbuf payload = STRBUF_INIT;
+	char head[1 + sizeof(rq)] = "d";
 	int rc;
 
 	memset(sp, 0, sizeof(*sp));
@@ -271,6 +272,8 @@ int spawn_start(struct spawn *sp, struct spawner *server, struct sigwatch *sw,
 	rq.show_output = o->show_output;
 	rq.pin_cpu = o->pin_cpu;
 	rq.keep_children = o->keep_children;
+	rq.quick = o->quick;
+	sp->released = o->quick;
 	add_strings(&payload, o->argv, &rq.nargv);
 	if (o->envp)
 		add_strings(&payload, o->envp, &rq.nenv);
@@ -282,7 +285,9 @@ int spawn_start(struct spawn *sp, struct spawner *server, struct sigwatch *sw,
 	}
 	rq.payload = (uint32_t)payload.len;
 	rq.has_stderr_fd = sp->stderr_fd >= 0;
-	rc = server->broken || proto_send_fd(server->sock, &rq, sizeof(rq), sp->stderr_fd) ||
+	/* 'd' closes the run before (spawn_proto.h); the fd rides on it. */
+	memcpy(head + 1, &rq, sizeof(rq));
+	rc = server->broken || proto_send_fd(server->sock, head, sizeof(head), sp->stderr_fd) ||
 	     proto_write(server->sock, payload.buf, payload.len);
 	strbuf_release(&payload);
 	if (rc)
@@ -317,7 +322,8 @@ static void fill_outcome(struct spawn_result *res, const struct spawn_finished *
 	}
 }
 
-/* spawn_finished and the names after it, then 'd': the run is over. */
+/* spawn_finished and the names after it: the run is over (the server
+ * hears so from the 'd' before the next request). */
 static int read_finished(struct spawn *sp, uint64_t deadline, struct spawn_result *res,
 			 struct error *err)
 {
@@ -330,7 +336,6 @@ static int read_finished(struct spawn *sp, uint64_t deadline, struct spawn_resul
 	if (server_read(sp, res->left_names, fin.names_len, 0, NULL, err))
 		return -1;
 	res->left_names[fin.names_len] = '\0';
-	proto_write(sp->server->sock, "d", 1);
 	sp->pid = 0;
 	fill_outcome(res, &fin);
 	return 0;
@@ -346,7 +351,7 @@ int spawn_run(struct spawn *sp, struct sigwatch *sw, double timeout_s,
 	sp->sw = sw;
 	if (timeout_s > 0)
 		deadline = clock_now_ns() + (uint64_t)(timeout_s * 1e9);
-	if (proto_write(sp->server->sock, "g", 1))
+	if (!sp->released && proto_write(sp->server->sock, "g", 1))
 		return server_gone(err);
 	sp->released = 1;
 	return read_finished(sp, deadline, res, err);

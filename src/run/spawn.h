@@ -63,6 +63,8 @@ struct spawn_opts {
 	int pin_cpu;		/* sched_setaffinity to this CPU before exec; -1 = no */
 	int keep_children;	/* let processes the run leaves behind live on */
 	const char *input;	/* the child's stdin: this file, or NULL = /dev/null */
+	int quick;		/* exec at once, no go byte: the run's counters are
+				 * inherited from the server (measure.c) */
 };
 
 struct spawn {
@@ -96,7 +98,8 @@ struct spawn_result {
 };
 
 /*
- * Have the server fork the child (blocked before exec); sp->pid is its pid.
+ * Have the server fork the child (blocked before exec; for o->quick, already
+ * exec'd, and spawn_run only waits); sp->pid is its pid.
  * Waiting for the server also watches sw (which may be NULL): after a stop
  * request the server has a few seconds to answer, and a second request
  * gives up at once; giving up kills the server (an error).

@@ -3,21 +3,30 @@
  * length-prefixed messages on a stream socket, file descriptors passed with
  * SCM_RIGHTS. Only run/spawn.c and run/spawner.c include this.
  *
- *   pmustat -> server  spawn_request + argv/envp strings (+ stderr memfd)
+ *   pmustat -> server  'd' + spawn_request, in one message (+ stderr memfd),
+ *                      then argv/envp strings. 'd' says the run before is
+ *                      over: the server drops any 'k' before it (a kill
+ *                      request that crossed spawn_finished on the wire).
  *   server  -> pmustat spawn_started  (child pid, or errno of fork); sent
- *                      by the child itself, which the server waits for
+ *                      by the child itself, which the server waits for;
+ *                      a quick request's by the server once the child has
+ *                      exec'd (or failed to)
  *   pmustat -> server  one byte: 'g' go, or 'k' kill the child unreleased;
- *                      read by the child itself (spawner.c)
+ *                      read by the child itself (spawner.c); not for a
+ *                      quick request, whose child execs at once
  *   pmustat -> server  'k' while the child runs: kill every process of the
  *                      run (timeout, stop request)
  *   server  -> pmustat spawn_finished (exec errno, wait status, rusage, wall
  *                      ns, processes left behind) + names_len bytes of names
- *   pmustat -> server  'd': the run is over (a 'k' sent before it, crossing
- *                      spawn_finished on the wire, is read and dropped)
  *
- * Every started run ends with spawn_finished and 'd', so the stream never
- * carries a stray byte into the next request. When the socket closes (pmustat
- * died), the server kills every process of the current run and exits.
+ * A quick request is for a run whose counters pmustat opened on the server
+ * itself, disabled, inherited and enabled on exec (run/measure.c): the child
+ * inherits them when it is forked, so there is nothing to wait for between
+ * its fork and its exec. That saves the go byte's wakeup, and sending 'd'
+ * with the next request saves another: five wakeups per run instead of
+ * seven (docs/spawn.md says why they matter).
+ * When the socket closes (pmustat died, or the campaign ended), the server
+ * kills every process of the current run and exits.
  */
 #ifndef PMU_RUN_SPAWN_PROTO_H
 #define PMU_RUN_SPAWN_PROTO_H
@@ -26,7 +35,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-#define SPAWN_MAGIC 0x706d7575u	/* "pmuu": the version with leftovers and stdin */
+#define SPAWN_MAGIC 0x706d7576u	/* "pmuv": quick requests, 'd' before each request */
 #define SPAWN_NAMES_MAX 240	/* bytes of "name[pid]" list after spawn_finished */
 
 struct spawn_request {
@@ -39,6 +48,7 @@ struct spawn_request {
 	int32_t has_stderr_fd;	/* an fd rides along with this message */
 	int32_t keep_children;	/* 1: let what the run leaves behind live on */
 	int32_t has_input;	/* 1: one more string after envp, the stdin file */
+	int32_t quick;		/* 1: no go byte; the server reports the pid after exec */
 };
 
 struct spawn_started {

@@ -1,7 +1,8 @@
 /*
  * The spawn server (see spawn.h for why it exists). It is forked early and
  * stays small: it reads a request, starts the child (which reports its pid
- * and reads the go byte itself, while the server waits for its exec), waits
+ * and reads the go byte itself, while the server waits for its exec; or,
+ * for a quick request, execs at once and the server reports it), waits
  * for it (and for a kill request) in one poll() over the socket and a
  * signalfd, deals with what the run left behind (tree.c), and reports how
  * it ended.
@@ -196,11 +197,6 @@ static int await_socket(struct server *s)
 	}
 }
 
-static int read_byte(struct server *s, char *c)
-{
-	return await_socket(s) || proto_read(s->sock, c, 1) ? -1 : 0;
-}
-
 /* Split the payload into argv and envp arrays (pointers into payload);
  * what follows them is the stdin file, if any. */
 static char *split_strings(char *payload, int nargv, int nenv, char **argv, char **envp)
@@ -305,12 +301,17 @@ static void __attribute__((noreturn)) child_main(struct child *c)
 	setpgid(0, 0);
 	c->joined = c->join_fd >= 0 && write(c->join_fd, "0", 1) == 1;
 	child_signals(s);
-	started.pid = getpid();
-	if (proto_write(s->sock, &started, sizeof(started)))
-		_exit(127);	/* pmustat is gone */
+	if (c->rq->quick) {
+		/* Its counters came with the fork: nothing to wait for. */
+		got = 'g';
+	} else {
+		started.pid = getpid();
+		if (proto_write(s->sock, &started, sizeof(started)))
+			_exit(127);	/* pmustat is gone */
+		if (proto_read(s->sock, &got, 1))
+			_exit(127);	/* pmustat is gone */
+	}
 	c->sent = 1;
-	if (proto_read(s->sock, &got, 1))
-		_exit(127);	/* pmustat is gone */
 	c->got = got;
 	if (got != 'g')
 		_exit(127);	/* pmustat gave up on this run */
@@ -409,17 +410,12 @@ static void run_leftovers(struct server *s, struct run *r)
 	r->fin.names_len = (uint32_t)strlen(r->names);
 }
 
-/* Report the end, then wait for pmustat's 'd' (dropping a late 'k'). */
+/* Report the end. pmustat's 'd' comes with its next request. */
 static void run_report(struct server *s, struct run *r)
 {
-	char c = 0;
-
 	if (proto_write(s->sock, &r->fin, sizeof(r->fin)) ||
 	    proto_write(s->sock, r->names, r->fin.names_len))
 		server_abandon(s, NULL);
-	while (c != 'd')
-		if (read_byte(s, &c))
-			server_abandon(s, NULL);
 }
 
 /* The child has exec'd, or exited unreleased or failing: go on from what
@@ -440,6 +436,12 @@ static void run_child(struct server *s, struct run *r, const struct child *c)
 			server_abandon(s, NULL);
 		return;
 	}
+	if (r->rq->quick) {
+		struct spawn_started started = { r->pid, 0 };
+
+		if (proto_write(s->sock, &started, sizeof(started)))
+			server_abandon(s, r);
+	}
 	if (c->got == 'g') {
 		r->t0 = c->t0;
 		r->fin.exec_errno = c->err;
@@ -451,8 +453,8 @@ static void run_child(struct server *s, struct run *r, const struct child *c)
 	run_report(s, r);
 }
 
-/* One request: start the child (which reports itself and waits for go),
- * reap it, report. */
+/* One request: start the child (which reports itself and waits for go,
+ * unless the request is quick), reap it, report. */
 static void serve_one(struct server *s, const struct spawn_request *rq, char *payload,
 		      int stderr_fd)
 {
@@ -511,6 +513,24 @@ static void server_init(struct server *s, int sock)
 	tree_init(&s->tree);
 }
 
+/* Up to the 'd' that opens a request, dropping a late 'k' before it; the
+ * request's fd, if any, rides on that 'd'. 0, or -1 when pmustat is gone. */
+static int await_request(struct server *s, int *fd)
+{
+	char c = 0;
+
+	*fd = -1;
+	while (c != 'd') {
+		if (*fd >= 0)
+			close(*fd);	/* not on a 'd': not ours to keep */
+		if (await_socket(s) || proto_recv_fd(s->sock, &c, 1, fd))
+			return -1;
+		if (c != 'd' && c != 'k')
+			return -1;	/* the stream is broken */
+	}
+	return 0;
+}
+
 void spawner_serve(int sock)
 {
 	struct server s;
@@ -521,7 +541,7 @@ void spawner_serve(int sock)
 		char *payload;
 		int fd;
 
-		if (await_socket(&s) || proto_recv_fd(sock, &rq, sizeof(rq), &fd) ||
+		if (await_request(&s, &fd) || proto_read(sock, &rq, sizeof(rq)) ||
 		    rq.magic != SPAWN_MAGIC || rq.nargv < 1 || rq.nenv < -1)
 			server_abandon(&s, NULL);	/* pmustat is gone, or the stream is broken */
 		payload = malloc((size_t)rq.payload + 1);

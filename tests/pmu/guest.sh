@@ -73,6 +73,27 @@ t_stat_exact() {
 	fi
 }
 
+# ---- children: counted exactly, through the counters they inherit ------
+# forkrun forks and execs asmloop in the child; its own user instructions are
+# a constant K. Each N's runs agree, and two Ns of one digit count differ by
+# exactly 2 (N2 - N1): the child's loop is counted, to the instruction.
+t_children_exact() {
+	n1=1000000 n2=3000000
+	$P stat -r 2 -e instructions:u -o c1.json -- /pmu/forkrun /pmu/asmloop $n1 >out 2>&1 &&
+	$P stat -r 2 -e instructions:u -o c2.json -- /pmu/forkrun /pmu/asmloop $n2 >>out 2>&1 ||
+		{ fail children-exact "pmustat stat exited $?"; return; }
+	v1=$(run_values c1.json instructions:u | head -1)
+	v2=$(run_values c2.json instructions:u | head -1)
+	k=$(( ${v1:-0} - $(asm_count $n1) ))
+	if all_equal c1.json instructions:u "$v1" && all_equal c2.json instructions:u "$v2" &&
+	   [ $((v2 - v1)) = $((2 * (n2 - n1))) ] && [ $k -gt 0 ] && [ $k -lt 100 ]; then
+		pass children-exact "forkrun asmloop N: $v1 (N=$n1), $v2 (N=$n2): the child's 2N+5d+9 plus forkrun's own $k, in every run"
+	else
+		fail children-exact "want every run equal, a difference of $((2 * (n2 - n1))) and a small own count; got" \
+			"$(run_values c1.json instructions:u | tr '\n' ' ')/ $(run_values c2.json instructions:u | tr '\n' ' ')"
+	fi
+}
+
 # ---- -m instructions, as a user whose kernel side is excluded ----------
 # Root counts the kernel too (exec, faults): not exact. A user without
 # CAP_PERFMON under perf_event_paranoid=2 counts its user space only.
@@ -330,8 +351,9 @@ case "$model" in *pmu=off*) nopmu=1 ;; esac
 shift 2
 if [ $# = 0 ]; then
 	case "$model" in
-	neoverse-n1) set -- driver stat_exact stat_m_exact ipc past_2_32 regions user_read compare capacity \
-		doctor_live doctor_counters ten_events zero_note group_member list_live profile ;;
+	neoverse-n1) set -- driver stat_exact children_exact stat_m_exact ipc past_2_32 regions \
+		user_read compare capacity doctor_live doctor_counters ten_events zero_note group_member \
+		list_live profile ;;
 	*pmu=off*) set -- driver doctor_nopmu ;;
 	*) set -- driver stat_exact stat_m_exact ipc list_live doctor_counters ;;
 	esac

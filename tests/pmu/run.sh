@@ -67,6 +67,7 @@ make -C "$root" -j"$JOBS" --no-print-directory BUILD="$ARM" CC=${CROSS}gcc HOSTC
 	"$ARM/pmustat" "$ARM/pmustat-spawner" "$ARM/lib/libpmustat.a" "$ARM/jsonq" \
 	>"$OUT.build.log" 2>&1 || { tail -20 "$OUT.build.log"; die "cross-build failed (log: $OUT.build.log)"; }
 ${CROSS}gcc -nostdlib -static -o "$ARM/asmloop" "$here/asmloop.S" &&
+${CROSS}gcc -nostdlib -static -o "$ARM/forkrun" "$here/forkrun.S" &&
 ${CROSS}gcc -std=c11 -O2 -Wall -Wextra -Werror -o "$ARM/runas" "$here/runas.c" &&
 ${CROSS}gcc -std=c11 -O2 -Wall -Wextra -Werror -I"$root/include" -o "$ARM/regionloop" \
 	"$here/regionloop.c" "$here/spin.S" "$ARM/lib/libpmustat.a" -pthread ||
@@ -78,7 +79,7 @@ rm -rf "$rd" && mkdir -p "$rd/bin" "$rd/lib/aarch64-linux-gnu" "$rd/pmu/fixtures
 	"$rd/sys" "$rd/dev" "$rd/tmp" "$rd/etc"
 cp "$CACHE/busybox/bin/busybox" "$rd/bin/busybox"
 cp "$ARM/pmustat" "$ARM/pmustat-spawner" "$ARM/jsonq" "$ARM/asmloop" "$ARM/regionloop" \
-	"$ARM/runas" "$rd/pmu/"
+	"$ARM/runas" "$ARM/forkrun" "$rd/pmu/"
 cp "$here/guest.sh" "$rd/pmu/guest.sh"
 cp "$here/../fixtures/record-host.sh" "$here/../fixtures/record-doctor.sh" "$rd/pmu/fixtures/"
 cp "$here/init" "$rd/init" && chmod 755 "$rd/init"
