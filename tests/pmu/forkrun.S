@@ -2,10 +2,11 @@
  * forkrun CMD [ARG...]: a freestanding arm64 program (no libc) that forks,
  * execs CMD in the child and waits for it, for the exact-count test of
  * counting children (tests/pmu/guest.sh, t_children_exact). Its own user
- * instructions are a constant, whatever the environment holds (no libc
- * start-up walks it), so the count of `forkrun asmloop N` is that constant
- * plus asmloop's 2N + 5d + 9 exactly, if and only if the counters follow
- * the child into its exec.
+ * instructions are 25 whatever the environment holds (no libc start-up walks
+ * it): 17 in the parent (7 to the clone's svc, cbz, 6 to wait4's svc, 3 to
+ * exit) and 8 in the child (cbz, 6 to execve's svc, the svc). So `forkrun
+ * asmloop N` counts 25 + 2N + 5d + 9 exactly, if and only if the counters
+ * follow the child into its exec.
  */
 	.text
 	.globl	_start
