@@ -345,7 +345,7 @@ static void details(const struct result *r, const struct table_opts *o, struct s
 	report_attribution(r, o, &sb);
 	report_sim_attribution(r, o, &sb);
 	report_allocsites(r, o, &sb);
-	if (o->verbose)
+	if (o->verbose && sb.len)
 		strbuf_add(out, sb.buf, sb.len);
 	else if (sb.len)
 		strbuf_adds(out, "\n  (the tables per function and per call site: -v)\n");
