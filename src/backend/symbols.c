@@ -36,6 +36,7 @@
 
 #include "backend/debuginfo.h"
 #include "backend/symbols_scopes.h"
+#include "core/oomguard.h"
 #include "core/safeopen.h"
 #include "core/sort.h"
 #include "core/strbuf.h"
@@ -174,6 +175,8 @@ struct symbolizer {
 	struct sym_frame *frames;	/* the answers, by addr_slot.first */
 	size_t nframes, aframes;
 	size_t unmapped;		/* distinct addresses in no file mapping */
+	int broken;			/* libdw ran out of memory inside a lookup:
+					 * its state is abandoned (core/oomguard.h) */
 	uint64_t page;
 	char **gaps;
 };
@@ -207,8 +210,8 @@ static void module_release(struct module *m)
 
 void symbolizer_free(struct symbolizer *s)
 {
-	if (!s)
-		return;
+	if (!s || s->broken)
+		return;	/* broken: libdw's objects may hold a lock, ours half grown */
 	for (size_t i = 0; i < s->nmodules; i++)
 		module_release(&s->modules[i]);
 	for (size_t i = 0; i < s->nobjects; i++) {
@@ -811,9 +814,17 @@ static int symbolize(struct symbolizer *s, uint64_t addr)
 
 int symbolizer_lookup(struct symbolizer *s, uint64_t addr, struct sym_frame *out, int max)
 {
+	struct oomguard g;
 	struct addr_slot *e;
 	int n;
 
+	if (s->broken)
+		return 0;
+	if (sigsetjmp(g.env, 0)) {
+		s->broken = 1;	/* memory ran out inside: never touched again */
+		return 0;
+	}
+	oomguard_enter(&g);
 	if ((s->cache_n + 1) * 2 > s->cache_cap)
 		cache_grow(s);
 	e = &s->cache[slot_of(s->cache, s->cache_cap, addr)];
@@ -829,6 +840,7 @@ int symbolizer_lookup(struct symbolizer *s, uint64_t addr, struct sym_frame *out
 	}
 	n = (int)e->n < max ? (int)e->n : max;
 	memcpy(out, &s->frames[e->first], (size_t)n * sizeof(*out));
+	oomguard_leave(&g);
 	return n;
 }
 
@@ -894,6 +906,8 @@ const char *const *symbolizer_gaps(struct symbolizer *s)
 	size_t n = 0, alloc = 0;
 	struct strbuf sb = STRBUF_INIT;
 
+	if (s->broken)
+		return NULL;	/* nothing of it is read again */
 	gaps_free(s);
 	ALLOC_GROW(s->gaps, 1, alloc);
 	s->gaps[0] = NULL;

@@ -39,9 +39,11 @@ struct sym_map {
  * - Not thread-safe: one thread at a time per symbolizer.
  * - Files are read at the first lookup in them, as they are then: a file
  *   rebuilt or replaced since the run is symbolized as it is now.
- * - Allocation failure aborts (xmalloc); files that cannot be read or lack
- *   symbols are not errors but "[unknown]" frames and lines of
- *   symbolizer_gaps.
+ * - Memory running out inside a lookup (libdw's or ours) leaves the
+ *   symbolizer broken (core/oomguard.h): that and every later lookup
+ *   answers nothing (0), symbolizer_gaps none, and symbolizer_free leaves
+ *   it alone; files that cannot be read or lack symbols are not errors but
+ *   "[unknown]" frames and lines of symbolizer_gaps.
  */
 struct symbolizer;
 

@@ -15,6 +15,7 @@
 
 #include "backend/debuginfo.h"
 #include "backend/sample.h"
+#include "core/oomguard.h"
 #include "core/safeopen.h"
 #include "core/strbuf.h"
 
@@ -29,6 +30,7 @@ struct unwinder {
 	uint64_t sp;
 	uint64_t *pcs;
 	int n, max;
+	int broken;	/* libdw ran out of memory inside: abandoned (core/oomguard.h) */
 };
 
 static const Dwfl_Callbacks callbacks = {
@@ -111,10 +113,15 @@ struct unwinder *unwinder_new(struct symbolizer *sy, uint32_t pid)
 {
 #ifdef NREGS_SET
 	struct unwinder *u = xcalloc(1, sizeof(*u));
+	struct oomguard g;
 
 	u->pid = pid;
+	if (sigsetjmp(g.env, 0))
+		return NULL;	/* memory ran out inside libdw: u abandoned */
+	oomguard_enter(&g);
 	u->dwfl = dwfl_begin(&callbacks);
 	if (!u->dwfl) {
+		oomguard_leave(&g);
 		free(u);
 		return NULL;
 	}
@@ -122,9 +129,11 @@ struct unwinder *unwinder_new(struct symbolizer *sy, uint32_t pid)
 	symbolizer_each_file(sy, report, u);
 	dwfl_report_end(u->dwfl, NULL, NULL);
 	if (!dwfl_attach_state(u->dwfl, NULL, (pid_t)pid, &thread_callbacks, u)) {
+		oomguard_leave(&g);
 		unwinder_free(u);
 		return NULL;
 	}
+	oomguard_leave(&g);
 	return u;
 #else
 	(void)sy;
@@ -135,8 +144,8 @@ struct unwinder *unwinder_new(struct symbolizer *sy, uint32_t pid)
 
 void unwinder_free(struct unwinder *u)
 {
-	if (!u)
-		return;
+	if (!u || u->broken)
+		return;	/* broken: libdw's objects may hold a lock */
 	if (u->dwfl)
 		dwfl_end(u->dwfl);
 	free(u);
@@ -174,9 +183,16 @@ int unwinder_frames(struct unwinder *u, uint32_t tid, const uint64_t *regs,
 		    const unsigned char *stack, size_t stack_len, uint64_t *pcs, int max)
 {
 #ifdef NREGS_SET
+	struct oomguard g;
+
 	pcs[0] = unwind_regs_pc(regs);
-	if (max < 2 || !stack_len)
+	if (max < 2 || !stack_len || u->broken)
 		return 1;
+	if (sigsetjmp(g.env, 0)) {
+		u->broken = 1;	/* memory ran out inside libdw: never touched again */
+		return 1;
+	}
+	oomguard_enter(&g);
 	u->tid = tid;
 	u->regs = regs;
 	u->stack = stack;
@@ -186,6 +202,7 @@ int unwinder_frames(struct unwinder *u, uint32_t tid, const uint64_t *regs,
 	u->n = 0;
 	u->max = max;
 	dwfl_getthread_frames(u->dwfl, (pid_t)tid, on_frame, u);
+	oomguard_leave(&g);
 	return u->n ? u->n : 1;
 #else
 	(void)u;

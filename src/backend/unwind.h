@@ -22,7 +22,10 @@
 struct unwinder;
 
 /* An unwinder for the address space sy describes; NULL when libdwfl cannot
- * unwind for this architecture. */
+ * unwind for this architecture, or memory ran out inside libdw (then the
+ * campaign stops after the run: core/oomguard.h). An unwinder inside which
+ * memory ran out unwinds nothing more (1 pc) and is left alone by
+ * unwinder_free. */
 struct unwinder *unwinder_new(struct symbolizer *sy, uint32_t pid);
 void unwinder_free(struct unwinder *u);
 

@@ -407,7 +407,7 @@ static void note_missing(struct campaign *c, struct perf_state *s, size_t i, int
 	error_clear(&why);
 	if (errnum) {
 		perf_open_strerror(ev, errnum, &c->res.host, &why);
-		strbuf_addf(&sb, "no value from run %zu on where it cannot be opened: %s", run_index,
+		strbuf_addf(&sb, "no value from run %zu on where it cannot be opened: %s", run_index + 1,
 			    reason_of(why.msg));
 		if (lead != i)
 			strbuf_addf(&sb, " (as a member of the group led by '%s'; it opened "
@@ -420,7 +420,7 @@ static void note_missing(struct campaign *c, struct perf_state *s, size_t i, int
 			strbuf_adds(&hint, ") shows whether the group is the cause");
 	} else {
 		strbuf_addf(&sb, "no value from run %zu on where it cannot be read: its counter "
-			    "opened, but read(2) returned no count", run_index);
+			    "opened, but read(2) returned no count", run_index + 1);
 		strbuf_addf(&hint, "see 'pmustat doctor' and 'pmustat explain %s'", ev->name);
 	}
 	result_add_note(&c->res, NOTE_WARNING, ev->name, hint.buf, "%s", sb.buf);

@@ -34,6 +34,7 @@
 #include "backend/symbols.h"
 #include "backend/unwind.h"
 #include "campaign/mechanism.h"
+#include "core/oomguard.h"
 #include "core/strbuf.h"
 #include "analysis/attribution.h"
 #include "analysis/chains.h"
@@ -94,6 +95,7 @@ struct profile_state {
 	size_t ngaps;
 	uint64_t lost;
 	unsigned lost_runs;
+	int oom_noted;		/* libdw's running out of memory said */
 };
 
 /* ---- a run's records ---------------------------------------------------- */
@@ -985,6 +987,11 @@ static void profile_end(struct campaign *c, void *state, void *run,
 	if (!col->nhits && !s->empty_runs++)
 		note_empty_run(c, s, run_index);
 	attribute(c, s, col, run_index);
+	if (oomguard_caught() && !s->oom_noted++)
+		result_add_note(&c->res, NOTE_WARNING, NULL, NULL, "profile: %s while symbolizing "
+				"or unwinding run %zu: from there its samples count as '[unknown]' "
+				"and their call chains are cut short; the campaign stops after this "
+				"run", oomguard_caught(), run_index + 1);
 	note_chains(c, s);
 	if (col->lost && s->so.pages < PROFILE_MAX_PAGES)
 		s->so.pages *= 2;	/* the next runs get a larger buffer */

@@ -4,6 +4,8 @@
  */
 #include "core/strbuf.h"
 
+#include "core/oomguard.h"
+
 #include "core/safeopen.h"
 
 #include <errno.h>
@@ -49,8 +51,16 @@ static int spend_reserve(void)
 	return 1;
 }
 
+void xalloc_exhausted(void)
+{
+	spend_reserve();
+	__atomic_store_n(&reserve_spent, 1, __ATOMIC_SEQ_CST);
+}
+
 static void *out_of_memory(void)
 {
+	/* inside an oomguard region (libdw work): back to its start */
+	oomguard_fail("out of memory");
 	fputs("fatal: out of memory\n", stderr);
 	abort();
 }

@@ -60,6 +60,9 @@ void strv_free(char **v);
  */
 void xalloc_reserve(size_t n);
 int xalloc_reserve_spent(void);
+/* Memory ran out where no x*alloc saw it (libdw, core/oomguard.h): give
+ * the reserve back and say it is spent, so that the campaign stops. */
+void xalloc_exhausted(void);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
