@@ -23,10 +23,10 @@ struct html_section {
 /* The page, in order: one row per part (a cross-machine table, say, is one
  * more row and one more html_section_fn). */
 static const struct html_section sections[] = {
+	{ "reading", "Reading", html_reading },
 	{ "verdicts", "Verdicts", html_verdicts },
 	{ "summary", "Summary", html_stat_table },
 	{ "ratios", "Ratios with 95% intervals", html_forest },
-	{ "reading", "The demo's reading", html_reading },
 	{ "profile", "Profile", html_profile },
 	{ "flame", "Flame graphs", html_flames },
 	{ "metrics", "Metrics: distributions and run order", html_metric_plots },

@@ -1,6 +1,6 @@
 /*
- * The page's text parts: the demo's reading (the lines the demo printed,
- * from report/reading.c), the warnings grouped by kind as the terminal
+ * The page's text parts: the reading (the lines a compare or the demo
+ * printed first, from report/reading.c), the warnings grouped by kind as the terminal
  * shows them, then every note and warning with its hint in full,
  * the host and campaign facts, and the terminal's own table folded away at
  * the end.
@@ -22,9 +22,17 @@ void html_reading(const struct html_ctx *c, struct strbuf *out)
 	struct strbuf text = STRBUF_INIT;
 	char *line, *save = NULL;
 
-	if (!c->r->command || strcmp(c->r->command, "demo") || c->r->nvariants < 2)
+	if (c->r->nvariants < 2)
 		return;
-	report_demo_reading(c->r, NAN, &text);
+	/* the terminal's reading of every compare (the demo's with its own
+	 * heading), first on the page as it is first in the terminal */
+	if (c->r->command && !strcmp(c->r->command, "demo")) {
+		report_demo_reading(c->r, NAN, &text);
+	} else {
+		struct table_opts o = { 0 };
+
+		report_reading(c->r, &c->cmp, &o, &text);
+	}
 	strbuf_adds(out, "<ul class=\"reading\">\n");
 	for (line = strtok_r(text.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (!strncmp(line, "Reading", 7))
@@ -33,9 +41,11 @@ void html_reading(const struct html_ctx *c, struct strbuf *out)
 		html_text(out, line + strspn(line, " "));
 		strbuf_adds(out, "</li>\n");
 	}
-	strbuf_adds(out, "</ul>\n<p class=\"legend\">Allocations per constraint are in the "
-			 "terminal's reading only: the constraint count is not saved in the "
-			 "result.</p>\n");
+	strbuf_adds(out, "</ul>\n");
+	if (c->r->command && !strcmp(c->r->command, "demo"))
+		strbuf_adds(out, "<p class=\"legend\">Allocations per constraint are in the "
+				 "terminal's reading only: the constraint count is not saved in the "
+				 "result.</p>\n");
 	strbuf_release(&text);
 }
 

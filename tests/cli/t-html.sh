@@ -80,6 +80,11 @@ run_pm 0 report -q p.json --html p.html
 render p.html compare
 same_elements p.html
 dom_has p.html '<svg class="plot forest" id="forest"'
+# answer first, as in the terminal: the reading is the page's first section
+dom_has p.html '<nav><a href="#reading">Reading</a>'
+[ "$(grep -oE '<section id="[a-z]+">' p.html.dom | head -1)" = '<section id="reading">' ] ||
+	fail "p.html: the reading is not the first section"
+dom_has p.html '<li class="variant">three vs one: '
 dom_has p.html '<svg class="plot dist" id="dist-0"'
 dom_has p.html '<svg class="plot runorder" id="runs-0"'
 dom_has p.html '<svg class="flame diff" id="flame-1"'
