@@ -5,7 +5,7 @@
  * for compare the change of each against the baseline. The counts of a
  * deterministic program are exact, so there is no interval: the figure per
  * variant is the mean over its traced runs (a site missing from a traced
- * run had 0 there). Pure: result in, numbers and bytes out.
+ * run had 0 there). Pure: result in, numbers out (report/profile.c renders them).
  *
  * In the result, per traced run: ALLOC_SITES (how many sites the run had:
  * valid = the run's sites were recorded) and, per site KEY (the function
@@ -20,8 +20,6 @@
 #include "core/strbuf.h"
 #include "result/result.h"
 #include "result/vocab.h"
-#include "report/table.h"
-#include "report/texttable.h"
 
 /* At most this many sites are shown per variant. */
 #define ALLOCSITES_MAX 10
@@ -46,16 +44,8 @@ struct allocsite_table {
 int allocsites_compute(const struct result *r, size_t v, struct allocsite_table *out);
 void allocsites_release(struct allocsite_table *t);
 
-/* t as the terminal's table (compare: the sites whose counts changed;
- * stat: the top sites), for the terminal and the HTML page to draw; returns
- * how many sites it holds. */
-size_t allocsites_table(const struct result *r, const struct allocsite_table *t,
-			struct texttable *tt);
-
-/* compare: "allocations by call site" per non-baseline variant; stat: the
- * top sites by calls. Nothing without traced runs. */
-void report_allocsites(const struct result *r, const struct table_opts *o, struct strbuf *out);
-/* The same as JSON (one object per variant), or NULL. */
-json_t *allocsites_json(const struct result *r);
+/* As JSON (one object per variant), or NULL: sites[v] is variant v's table
+ * (allocsites_compute; the baseline's is not read when comparing). */
+json_t *allocsites_json(const struct result *r, const struct allocsite_table *sites);
 
 #endif

@@ -333,14 +333,11 @@ static json_t *summary_json(const struct result *r, const struct analysis *a,
 	return o;
 }
 
-json_t *analysis_summaries_json(const struct result *r)
+json_t *analysis_summaries_json(const struct result *r, const struct analysis *a)
 {
-	struct analysis a;
 	json_t *arr = json_array();
 
-	analysis_compute(r, &a);
-	for (size_t i = 0; i < a.nsum; i++)
-		json_array_append_new(arr, summary_json(r, &a, &a.sum[i]));
-	analysis_release(&a);
+	for (size_t i = 0; i < a->nsum; i++)
+		json_array_append_new(arr, summary_json(r, a, &a->sum[i]));
 	return arr;
 }

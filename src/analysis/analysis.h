@@ -62,6 +62,6 @@ int analysis_ratio_shape(const struct result *r, const char *formula, int *num, 
 			 double *k);
 
 /* The "summaries" array of the JSON document (summary fields + warnings). */
-json_t *analysis_summaries_json(const struct result *r);
+json_t *analysis_summaries_json(const struct result *r, const struct analysis *a);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * Computing and rendering the attribution (see attribution.h). Which
+ * Computing the attribution (see attribution.h). Which
  * functions are shown is decided before any test, from their size alone —
  * at least 1% of the profiled time of either side, or a change of at least
  * 1% of it — and then the largest changes, at most ATTRIBUTION_MAX: the
@@ -12,16 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/printable.h"
 #include "core/sort.h"
 #include "result/json.h"
-#include "report/names.h"
-#include "report/texttable.h"
 #include "stats/diff.h"
 #include "stats/sample.h"
 #include "stats/tests.h"
 
-#define SHOW_FRACTION 0.01
+#define SHOW_FRACTION ATTRIBUTION_SHOW_FRACTION
 
 static int profiled(const struct result_run *run, int samples)
 {
@@ -265,136 +262,28 @@ void attribution_release(struct attribution_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* ---- rendering ---------------------------------------------------------- */
+/* ---- lookups the renderers share ------------------------------------- */
 
-/* The function of a self:, incl: or stack: metric (after the prefix). */
-static const char *fn_name(const struct result *r, size_t m)
+const char *attribution_fn_name(const struct result *r, size_t m)
 {
 	const char *colon = strchr(r->metrics[m].name, ':');
 
 	return colon ? colon + 1 : r->metrics[m].name;
 }
 
-static void ms(struct strbuf *sb, double ns, int sign)
-{
-	strbuf_addf(sb, sign ? "%+.1f" : "%.1f", ns / 1e6);
-}
-
-/* Where a function was found: its self: metric's origin (an incl: metric
- * keeps only the first object and file it was seen in). */
-static const char *origin_of(const struct result *r, size_t m)
+/* An incl: metric keeps only the first object and file it was seen in:
+ * the self: metric's origin is preferred. */
+const char *attribution_fn_origin(const struct result *r, size_t m)
 {
 	struct strbuf self = STRBUF_INIT;
 	int i;
 
-	strbuf_addf(&self, "%s%s", PROFILE_SELF, fn_name(r, m));
+	strbuf_addf(&self, "%s%s", PROFILE_SELF, attribution_fn_name(r, m));
 	i = result_metric_index(r, self.buf);
 	strbuf_release(&self);
 	if (i >= 0 && r->metrics[i].origin)
 		return r->metrics[i].origin;
 	return r->metrics[m].origin ? r->metrics[m].origin : "";
-}
-
-static const char *const fns_classes[] = { "fn", "where", NULL, NULL, NULL, NULL, NULL, NULL };
-
-void attribution_fns_table(const struct result *r, const struct attribution *at, int incl,
-			   struct texttable *t)
-{
-	const struct attribution_fn *fns = incl ? at->incl : at->fn;
-	size_t n = incl ? at->nincl : at->nfn, row;
-
-	texttable_init(t, 8, "llrrrrrr");
-	t->classes = fns_classes;
-	row = texttable_row(t);
-	texttable_set(t, row, 0, "function");
-	texttable_set(t, row, 1, "where");
-	texttable_set(t, row, 2, "%s ms", r->variants[r->baseline].name);
-	texttable_set(t, row, 3, "%s ms", r->variants[at->variant].name);
-	texttable_set(t, row, 4, "Δ ms");
-	texttable_set(t, row, 5, "95%% CI of Δ");
-	texttable_set(t, row, 6, "share");
-	texttable_set(t, row, 7, "p (Holm)");
-	for (size_t i = 0; i < n; i++) {
-		const struct attribution_fn *f = &fns[i];
-		struct strbuf d = STRBUF_INIT, ci = STRBUF_INIT, fn = STRBUF_INIT, w = STRBUF_INIT;
-
-		name_short(&fn, fn_name(r, f->metric), NAME_COLUMN_MAX);
-		where_short(&w, origin_of(r, f->metric), WHERE_COLUMN_MAX);
-		ms(&d, f->delta, 1);
-		strbuf_adds(&ci, "[");
-		ms(&ci, f->lo, 1);
-		strbuf_adds(&ci, ", ");
-		ms(&ci, f->hi, 1);
-		strbuf_adds(&ci, "]");
-		row = texttable_row(t);
-		texttable_set(t, row, 0, "%s%s", fn.buf ? fn.buf : "", f->significant ? " *" : "");
-		texttable_title(t, row, 0, fn_name(r, f->metric));
-		texttable_set(t, row, 1, "%s", w.buf ? w.buf : "");
-		texttable_title(t, row, 1, origin_of(r, f->metric));
-		texttable_set(t, row, 2, "%.1f", f->mean_a / 1e6);
-		texttable_set(t, row, 3, "%.1f", f->mean_b / 1e6);
-		texttable_set(t, row, 4, "%s", d.buf);
-		texttable_set(t, row, 5, "%s", ci.buf);
-		if (isfinite(f->share))
-			texttable_set(t, row, 6, "%.0f%%", 100 * f->share);
-		texttable_set(t, row, 7, "%.2g", f->p_holm);
-		strbuf_release(&d);
-		strbuf_release(&ci);
-		strbuf_release(&fn);
-		strbuf_release(&w);
-	}
-}
-
-static void render_fns(const struct result *r, const struct attribution *at, int incl,
-		       struct strbuf *out)
-{
-	struct texttable t;
-
-	attribution_fns_table(r, at, incl, &t);
-	texttable_render(&t, 4, out);
-	texttable_release(&t);
-}
-
-static void render_variant(const struct result *r, const struct attribution *at,
-			   struct strbuf *out)
-{
-	const char *base = r->variants[r->baseline].name, *name = r->variants[at->variant].name;
-	struct strbuf pa = STRBUF_INIT, pb = STRBUF_INIT;
-
-	strbuf_addf(out, "  %s vs %s (%zu blocks): profiled time %.1f -> %.1f ms per run",
-		    printable_in(&pb, name), printable_in(&pa, base), at->blocks, at->total_a / 1e6,
-		    at->total_b / 1e6);
-	strbuf_release(&pa);
-	strbuf_release(&pb);
-	if (isfinite(at->dwall))
-		strbuf_addf(out, ", wall-time %+.1f ms", at->dwall / 1e6);
-	strbuf_addch(out, '\n');
-	render_fns(r, at, 0, out);
-	if (at->nincl) {
-		strbuf_adds(out, "    inclusive time (the function and all it calls):\n");
-		render_fns(r, at, 1, out);
-	}
-	if (at->nuncertain)
-		strbuf_addf(out, "    (%zu function%s left out of the inclusive table: call chains cut "
-			    "short above them could hide more than 5%% of their time)\n",
-			    at->nuncertain, at->nuncertain == 1 ? "" : "s");
-}
-
-void report_attribution(const struct result *r, const struct table_opts *o, struct strbuf *out)
-{
-	struct attribution_set s;
-
-	(void)o;
-	attribution_compute(r, &s);
-	if (!s.n) {
-		attribution_release(&s);
-		return;
-	}
-	strbuf_adds(out, "\nwhere the difference is (self time per run, from samples; "
-			 "* = Holm-adjusted p < 0.05 across the functions shown):\n");
-	for (size_t i = 0; i < s.n; i++)
-		render_variant(r, &s.a[i], out);
-	attribution_release(&s);
 }
 
 static int by_mean(const void *x, const void *y)
@@ -419,105 +308,31 @@ size_t attribution_top(const struct result *r, struct attribution_top **out, siz
 			runs[(*nruns)++] = i;
 	for (size_t m = 0; *nruns && m < r->nmetrics; m++)
 		if (is_self(&r->metrics[m])) {
-			t[n] = (struct attribution_top){ m, mean_of(r, runs, *nruns, m) };
+			t[n] = (struct attribution_top){ m, mean_of(r, runs, *nruns, m), NAN };
 			*total += t[n].mean;
 			n += t[n].mean > 0;	/* a caller only: in the total column */
 		}
 	sort_n(t, n, sizeof(*t), by_mean);
+	for (size_t i = 0; i < n && i < ATTRIBUTION_MAX; i++) {
+		struct strbuf name = STRBUF_INIT;
+		int incl;
+
+		strbuf_addf(&name, "%s%s", PROFILE_INCL, attribution_fn_name(r, t[i].metric));
+		incl = result_metric_index(r, name.buf);
+		if (incl >= 0)
+			t[i].incl = mean_of(r, runs, *nruns, (size_t)incl);
+		strbuf_release(&name);
+	}
 	free(runs);
 	*out = t;
 	return n;
 }
 
-static const char *const top_classes[] = { "fn", "where", NULL, NULL, NULL };
-static const char *const top_head[] = { "function", "where", "self time", "share",
-					"total (with all it calls)" };
-
-size_t attribution_top_table(const struct result *r, struct texttable *tt)
-{
-	struct attribution_top *t;
-	size_t nruns, k = 0, *runs;
-	double total;
-	size_t n = attribution_top(r, &t, &nruns, &total);
-	int chains = 0;
-
-	if (!n || total <= 0) {
-		free(t);
-		return 0;
-	}
-	runs = xcalloc(r->nruns + 1, sizeof(size_t));
-	for (size_t i = 0; i < r->nruns; i++)
-		if (attribution_run_profiled(r, &r->runs[i]))
-			runs[k++] = i;
-	for (size_t m = 0; m < r->nmetrics && !chains; m++)
-		chains = has_prefix(&r->metrics[m], PROFILE_INCL);
-	texttable_init(tt, chains ? 5 : 4, chains ? "llrrr" : "llrr");
-	tt->classes = top_classes;
-	tt->head = top_head;
-	for (size_t i = 0; i < n && i < ATTRIBUTION_MAX; i++) {
-		size_t row = texttable_row(tt);
-		const struct result_metric *m = &r->metrics[t[i].metric];
-		struct strbuf fn = STRBUF_INIT, w = STRBUF_INIT;
-
-		name_short(&fn, fn_name(r, t[i].metric), NAME_COLUMN_MAX);
-		where_short(&w, m->origin ? m->origin : "", WHERE_COLUMN_MAX);
-		texttable_set(tt, row, 0, "%s", fn.buf ? fn.buf : "");
-		texttable_title(tt, row, 0, fn_name(r, t[i].metric));
-		texttable_set(tt, row, 1, "%s", w.buf ? w.buf : "");
-		texttable_title(tt, row, 1, m->origin);
-		strbuf_release(&fn);
-		strbuf_release(&w);
-		texttable_set(tt, row, 2, "%.1f ms", t[i].mean / 1e6);
-		texttable_set(tt, row, 3, "%.1f%%", 100 * t[i].mean / total);
-		if (chains) {
-			struct strbuf name = STRBUF_INIT;
-			int incl;
-
-			strbuf_addf(&name, "%s%s", PROFILE_INCL, fn_name(r, t[i].metric));
-			incl = result_metric_index(r, name.buf);
-			if (incl >= 0)
-				texttable_set(tt, row, 4, "total %.1f ms",
-					      mean_of(r, runs, nruns, (size_t)incl) / 1e6);
-			strbuf_release(&name);
-		}
-	}
-	free(runs);
-	free(t);
-	return nruns;
-}
-
-void report_profile_top(const struct result *r, const struct table_opts *o, struct strbuf *out)
-{
-	struct texttable tt;
-	size_t nruns = attribution_top_table(r, &tt);
-
-	(void)o;
-	if (!nruns)
-		return;
-	strbuf_addf(out, "\nwhere the time goes (self time per run%s, %zu profiled runs):\n",
-		    tt.ncols == 5 ? "; total: with all it calls" : "", nruns);
-	texttable_render(&tt, 2, out);
-	texttable_release(&tt);
-}
-
 /* ---- simulated counts per function ------------------------------------- */
 
-static const char *const sim_counts[] = { "instructions", "l1d-misses", "llc-misses",
-					  "branch-misses" };
-#define NSIM (sizeof(sim_counts) / sizeof(sim_counts[0]))
-
-struct sim_fn {
-	const char *key;	/* points into the instructions metric's name */
-	double a[NSIM], b[NSIM];	/* means per run: baseline, variant */
-	/* 1 when no run of that side recorded the function: it ran less
-	 * than 0.1% of that side's instructions (the recording threshold),
-	 * so its 0 there is a bound, not a count */
-	int low_a, low_b;
-};
-
-/* The recording threshold of mech_sim: functions below this fraction of a
- * run's instructions are not recorded. */
-#define SIM_RECORDED_FRACTION 0.001
+const char *const sim_count_names[SIM_NCOUNTS] = { "instructions", "l1d-misses", "llc-misses",
+					      "branch-misses" };
+#define NSIM SIM_NCOUNTS
 
 static int any_valid(const struct result *r, const size_t *idx, size_t n, size_t m)
 {
@@ -557,14 +372,12 @@ static int by_instructions(const void *x, const void *y)
 	return (da < db) - (da > db);
 }
 
-/* The functions of variant v against the baseline, largest change of
- * instructions first; *total = the baseline's instructions per run. */
 static size_t sim_functions(const struct result *r, size_t v, struct sim_fn **out, double *total,
-			    double side_total[2])
+			    double *side_total)
 {
 	size_t *ia = xcalloc(r->nruns + 1, sizeof(size_t)), *ib = xcalloc(r->nruns + 1, sizeof(size_t));
 	size_t na = sim_runs(r, (size_t)r->baseline, ia), nb = sim_runs(r, v, ib), n = 0;
-	size_t plen = strlen(PROFILE_SIM) + strlen(sim_counts[0]) + 1;
+	size_t plen = strlen(PROFILE_SIM) + strlen(sim_count_names[0]) + 1;
 	struct sim_fn *f = xcalloc(r->nmetrics + 1, sizeof(*f));
 
 	int ins = result_metric_index(r, "instructions");
@@ -576,14 +389,14 @@ static size_t sim_functions(const struct result *r, size_t v, struct sim_fn **ou
 		const char *name = r->metrics[m].name;
 
 		if (r->metrics[m].source != MSRC_PROFILE || strncmp(name, PROFILE_SIM, strlen(PROFILE_SIM)) ||
-		    strncmp(name + strlen(PROFILE_SIM), sim_counts[0], strlen(sim_counts[0])) ||
+		    strncmp(name + strlen(PROFILE_SIM), sim_count_names[0], strlen(sim_count_names[0])) ||
 		    name[plen - 1] != ':')
 			continue;
 		f[n].key = name + plen;
 		f[n].low_a = !any_valid(r, ia, na, m);
 		f[n].low_b = !any_valid(r, ib, nb, m);
 		for (size_t k = 0; k < NSIM; k++) {
-			int mk = sim_metric(r, sim_counts[k], f[n].key);
+			int mk = sim_metric(r, sim_count_names[k], f[n].key);
 
 			f[n].a[k] = mk < 0 ? 0 : mean_of(r, ia, na, (size_t)mk);
 			f[n].b[k] = mk < 0 ? 0 : mean_of(r, ib, nb, (size_t)mk);
@@ -598,101 +411,33 @@ static size_t sim_functions(const struct result *r, size_t v, struct sim_fn **ou
 	return n;
 }
 
-static void sim_delta(struct strbuf *sb, double a, double b)
+void sim_attribution_compute(const struct result *r, size_t v, struct sim_attribution *out)
 {
-	strbuf_addf(sb, "%+.0f", b - a);
-	if (a > 0)
-		strbuf_addf(sb, " (%+.1f%%)", 100 * (b - a) / a);
-}
-
-/* A function one side did not record (below 0.1% of its instructions):
- * no -100% or +inf, but the range the change lies in for instructions
- * ("-48000000..-43200000") and "<0.1%" for the counts no threshold
- * bounds. */
-static void sim_delta_low(struct strbuf *sb, const struct sim_fn *f, size_t k,
-			  const double side_total[2])
-{
-	double bound = SIM_RECORDED_FRACTION * side_total[f->low_a ? 0 : 1];
-
-	if (k != 0 || !isfinite(bound)) {
-		strbuf_addf(sb, "? (%s <0.1%%)", f->low_a ? "baseline" : "variant");
+	memset(out, 0, sizeof(*out));
+	out->variant = v;
+	out->side[0] = out->side[1] = NAN;
+	if (r->nvariants < 2 || (int)v == r->baseline)
 		return;
+	out->n = sim_functions(r, v, &out->f, &out->total, out->side);
+	if (!out->n) {
+		free(out->f);
+		out->f = NULL;
 	}
-	if (f->low_b)
-		strbuf_addf(sb, "%+.0f..%+.0f", -f->a[0], bound - f->a[0]);
-	else
-		strbuf_addf(sb, "%+.0f..%+.0f", f->b[0] - bound, f->b[0]);
 }
 
-void report_sim_attribution(const struct result *r, const struct table_opts *o,
-			    struct strbuf *out)
+void sim_attribution_release(struct sim_attribution *s)
 {
-	int header = 0;
-
-	(void)o;
-	for (size_t v = 0; r->nvariants >= 2 && v < r->nvariants; v++) {
-		struct sim_fn *f = NULL;
-		double total, side[2];
-		size_t n = (int)v == r->baseline ? 0 : sim_functions(r, v, &f, &total, side);
-		struct texttable t;
-		size_t row;
-
-		if (!n) {
-			free(f);
-			continue;
-		}
-		if (!header++)
-			strbuf_adds(out, "\nwhere the simulated difference is (cachegrind's counts per "
-					 "function, per run: a model, exact, not this CPU's):\n");
-		{
-			struct strbuf pa = STRBUF_INIT, pb = STRBUF_INIT;
-
-			strbuf_addf(out, "  %s vs %s:\n", printable_in(&pb, r->variants[v].name),
-				    printable_in(&pa, r->variants[r->baseline].name));
-			strbuf_release(&pa);
-			strbuf_release(&pb);
-		}
-		texttable_init(&t, 5, "lrrrr");
-		row = texttable_row(&t);
-		texttable_set(&t, row, 0, "function");
-		for (size_t k = 0; k < NSIM; k++)
-			texttable_set(&t, row, k + 1, "Δ %s", sim_counts[k]);
-		for (size_t i = 0; i < n && i < ATTRIBUTION_MAX; i++) {
-			if (fabs(f[i].b[0] - f[i].a[0]) < SHOW_FRACTION * total / 10)
-				break;
-			struct strbuf fn = STRBUF_INIT;
-
-			if (f[i].low_a && f[i].low_b)
-				continue;
-			row = texttable_row(&t);
-			name_short(&fn, f[i].key, NAME_COLUMN_MAX);
-			texttable_set(&t, row, 0, "%s", fn.buf ? fn.buf : "");
-			strbuf_release(&fn);
-			for (size_t k = 0; k < NSIM; k++) {
-				struct strbuf d = STRBUF_INIT;
-
-				if (f[i].low_a || f[i].low_b)
-					sim_delta_low(&d, &f[i], k, side);
-				else
-					sim_delta(&d, f[i].a[k], f[i].b[k]);
-				texttable_set(&t, row, k + 1, "%s", d.buf);
-				strbuf_release(&d);
-			}
-		}
-		texttable_render(&t, 4, out);
-		texttable_release(&t);
-		free(f);
-	}
+	free(s->f);
+	memset(s, 0, sizeof(*s));
 }
 
-json_t *sim_attribution_json(const struct result *r)
+json_t *sim_attribution_json(const struct result *r, const struct sim_attribution *sim)
 {
 	json_t *arr = json_array();
 
 	for (size_t v = 0; r->nvariants >= 2 && v < r->nvariants; v++) {
-		struct sim_fn *f = NULL;
-		double total, side[2];
-		size_t n = (int)v == r->baseline ? 0 : sim_functions(r, v, &f, &total, side);
+		const struct sim_fn *f = sim[v].f;
+		size_t n = sim[v].n;
 		json_t *fns = json_array();
 
 		for (size_t i = 0; i < n && i < ATTRIBUTION_MAX; i++) {
@@ -703,7 +448,7 @@ json_t *sim_attribution_json(const struct result *r)
 				json_object_set_new(o, "below_threshold",
 						    json_string(f[i].low_a ? "baseline" : "variant"));
 			for (size_t k = 0; k < NSIM; k++)
-				json_object_set_new(o, sim_counts[k],
+				json_object_set_new(o, sim_count_names[k],
 						    json_pack("{s:f, s:f, s:f}", "baseline", f[i].a[k],
 							      "variant", f[i].b[k], "delta",
 							      f[i].b[k] - f[i].a[k]));
@@ -717,7 +462,6 @@ json_t *sim_attribution_json(const struct result *r)
 							     "functions", fns));
 		else
 			json_decref(fns);
-		free(f);
 	}
 	if (!json_array_size(arr)) {
 		json_decref(arr);
@@ -735,7 +479,7 @@ static json_t *fn_json(const struct result *r, const struct attribution_fn *f)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "function", report_json_text(fn_name(r, f->metric)));
+	json_object_set_new(o, "function", report_json_text(attribution_fn_name(r, f->metric)));
 	json_object_set_new(o, "metric", report_json_text(r->metrics[f->metric].name));
 	if (r->metrics[f->metric].origin)
 		json_object_set_new(o, "where", report_json_text(r->metrics[f->metric].origin));
@@ -751,19 +495,15 @@ static json_t *fn_json(const struct result *r, const struct attribution_fn *f)
 	return o;
 }
 
-json_t *attribution_json(const struct result *r)
+json_t *attribution_json(const struct result *r, const struct attribution_set *s)
 {
-	struct attribution_set s;
 	json_t *arr;
 
-	attribution_compute(r, &s);
-	if (!s.n) {
-		attribution_release(&s);
+	if (!s->n)
 		return NULL;
-	}
 	arr = json_array();
-	for (size_t i = 0; i < s.n; i++) {
-		const struct attribution *at = &s.a[i];
+	for (size_t i = 0; i < s->n; i++) {
+		const struct attribution *at = &s->a[i];
 		json_t *fns = json_array();
 
 		json_t *incl = json_array();
@@ -780,6 +520,5 @@ json_t *attribution_json(const struct result *r)
 			"profiled_variant_ns", num_or_null(at->total_b), "functions", fns,
 			"inclusive", incl));
 	}
-	attribution_release(&s);
 	return arr;
 }

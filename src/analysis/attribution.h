@@ -8,7 +8,7 @@
  * shown for that variant. Functions are matched across variants by their
  * key (the name without compiler suffixes), so the two static `bool_lc` of
  * two storage variants are one function here, with both files kept for
- * display. Pure: result in, numbers and bytes out.
+ * display. Pure: result in, numbers out (report/profile.c renders them).
  */
 #ifndef PMU_ANALYSIS_ATTRIBUTION_H
 #define PMU_ANALYSIS_ATTRIBUTION_H
@@ -18,8 +18,6 @@
 #include "core/strbuf.h"
 #include "result/result.h"
 #include "result/vocab.h"
-#include "report/table.h"
-#include "report/texttable.h"
 
 struct attribution_fn {
 	size_t metric;		/* the function's self:KEY metric */
@@ -73,39 +71,58 @@ void attribution_pairs_release(struct attribution_pairs *p);
 struct attribution_top {
 	size_t metric;		/* the function's self:KEY metric */
 	double mean;		/* ns per run */
+	double incl;		/* with all it calls (incl: metric; first
+				 * ATTRIBUTION_MAX only), NaN without chains */
 };
 size_t attribution_top(const struct result *r, struct attribution_top **out, size_t *nruns,
 		       double *total);
 void attribution_release(struct attribution_set *s);
 
-/* The table of at's functions (self time; incl: inclusive time) as the
- * terminal shows it, for the terminal and the HTML page to draw. */
-void attribution_fns_table(const struct result *r, const struct attribution *at, int incl,
-			   struct texttable *t);
-
-/* The "where the difference is" section; nothing when no run was profiled. */
-void report_attribution(const struct result *r, const struct table_opts *o, struct strbuf *out);
-
-/* The table of "where the time goes" (no header row: the terminal shows
- * none; a fifth column "total ..." with call chains) and the count of
- * profiled runs it averages; 0 and no table when there is nothing. */
-size_t attribution_top_table(const struct result *r, struct texttable *tt);
-
-/* `stat --profile`: where the time goes, the functions with the most self
- * time per run (mean over the profiled runs); nothing without profiles. */
-void report_profile_top(const struct result *r, const struct table_opts *o, struct strbuf *out);
-
 /*
  * `compare --profile` with simulated runs: the exact change of cachegrind's
  * counts per function (instructions, L1d and LL misses, branch misses),
  * mean over the simulated runs of each variant — a model's counts, no
- * interval needed. Nothing without them.
+ * interval needed.
  */
-void report_sim_attribution(const struct result *r, const struct table_opts *o,
-			    struct strbuf *out);
-json_t *sim_attribution_json(const struct result *r);
+#define SIM_NCOUNTS 4
+extern const char *const sim_count_names[SIM_NCOUNTS];	/* "instructions", ... */
+/* The recording threshold of mech_sim: functions below this fraction of a
+ * run's instructions are not recorded. */
+#define SIM_RECORDED_FRACTION 0.001
 
-/* The same as JSON (an array, one object per variant), or NULL. */
-json_t *attribution_json(const struct result *r);
+struct sim_fn {
+	const char *key;	/* points into the instructions metric's name */
+	double a[SIM_NCOUNTS], b[SIM_NCOUNTS];	/* means per run: baseline, variant */
+	/* 1 when no run of that side recorded the function: it ran less
+	 * than 0.1% of that side's instructions (the recording threshold),
+	 * so its 0 there is a bound, not a count */
+	int low_a, low_b;
+};
+
+struct sim_attribution {
+	size_t variant;
+	struct sim_fn *f;	/* largest change of instructions first */
+	size_t n;		/* 0: none (the baseline, no simulated runs) */
+	double total;		/* the baseline's recorded instructions per run */
+	double side[2];		/* instructions per run: baseline, variant (NaN: none) */
+};
+
+/* Variant v against the baseline (nothing for the baseline itself). */
+void sim_attribution_compute(const struct result *r, size_t v, struct sim_attribution *out);
+void sim_attribution_release(struct sim_attribution *s);
+
+/* A function is shown when it holds at least this share of the profiled
+ * time or of its change. */
+#define ATTRIBUTION_SHOW_FRACTION 0.01
+
+/* The function of a self:, incl: or stack: metric (after the prefix), and
+ * where it was found (its self: metric's origin, else its own, else ""). */
+const char *attribution_fn_name(const struct result *r, size_t m);
+const char *attribution_fn_origin(const struct result *r, size_t m);
+
+/* As JSON (an array, one object per variant), or NULL when there is none:
+ * s as attribution_compute gave it; sim[v] for each variant v. */
+json_t *attribution_json(const struct result *r, const struct attribution_set *s);
+json_t *sim_attribution_json(const struct result *r, const struct sim_attribution *sim);
 
 #endif

@@ -652,17 +652,13 @@ static json_t *comparison_json(const struct result *r, const struct comparison *
 	return o;
 }
 
-json_t *comparisons_json(const struct result *r)
+json_t *comparisons_json(const struct result *r, const struct comparison_set *s,
+			const struct comparison_noise *noise)
 {
-	struct comparison_set s;
-	struct comparison_noise noise;
 	json_t *arr = json_array();
 
-	comparisons_compute(r, &s);
-	comparisons_noise(r, &s, &noise);
-	for (size_t i = 0; i < s.n; i++)
-		json_array_append_new(arr, comparison_json(r, &s.c[i], &noise));
-	comparisons_release(&s);
+	for (size_t i = 0; i < s->n; i++)
+		json_array_append_new(arr, comparison_json(r, &s->c[i], noise));
 	return arr;
 }
 

@@ -135,7 +135,9 @@ void comparisons_noise(const struct result *r, const struct comparison_set *s,
 void comparisons_noise_note(const struct result *r, const struct comparison_noise *n,
 			    struct strbuf *text, struct strbuf *hint);
 
-/* The "comparisons" array of the JSON document. */
-json_t *comparisons_json(const struct result *r);
+/* The "comparisons" array of the JSON document: s and its noise as
+ * comparisons_compute and comparisons_noise gave them. */
+json_t *comparisons_json(const struct result *r, const struct comparison_set *s,
+			const struct comparison_noise *noise);
 
 #endif

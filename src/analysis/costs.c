@@ -100,42 +100,59 @@ static json_t *num_or_null(double x)
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
-json_t *mechanism_costs_json(const struct result *r)
+size_t mechanism_costs_compute(const struct result *r, struct mechanism_cost_row **out)
 {
-	json_t *a = NULL;
-	size_t plen = strlen(COST_METRIC_PREFIX);
+	size_t plen = strlen(COST_METRIC_PREFIX), n = 0;
+	struct mechanism_cost_row *rows = NULL;
 
 	for (size_t m = 0; m < r->nmetrics; m++) {
 		if (strncmp(r->metrics[m].name, COST_METRIC_PREFIX, plen))
 			continue;
 		for (size_t v = 0; v < r->nvariants; v++) {
 			struct stats_paired p;
-			size_t n = mechanism_cost(r, m, v, &p);
+			size_t k = mechanism_cost(r, m, v, &p);
 
-			if (!n)
+			if (!k)
 				continue;
-			if (!a)
-				a = json_array();
-			json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:I, s:o, s:o, s:o}",
-				"mechanism", r->metrics[m].name + plen,
-				"metric", r->metrics[m].name, "variant", r->variants[v].name,
-				"pairs", (json_int_t)n, "ratio", num_or_null(p.ratio),
-				"ci_low", num_or_null(n >= 2 ? p.ci_lo : NAN),
-				"ci_high", num_or_null(n >= 2 ? p.ci_hi : NAN)));
+			rows = xrealloc(rows, (n + 1) * sizeof(*rows));
+			rows[n++] = (struct mechanism_cost_row){ m, v, k, p };
 		}
 	}
-	for (size_t v = 0; v < r->nvariants; v++) {
-		struct region_cost rc;
+	*out = rows;
+	return n;
+}
 
-		if (!region_cost(r, v, &rc))
+json_t *mechanism_costs_json(const struct result *r, const struct mechanism_cost_row *rows,
+			     size_t n, const struct region_cost *regions)
+{
+	size_t plen = strlen(COST_METRIC_PREFIX);
+	json_t *a = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct result_metric *m = &r->metrics[rows[i].metric];
+		const struct stats_paired *p = &rows[i].p;
+
+		if (!a)
+			a = json_array();
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:I, s:o, s:o, s:o}",
+			"mechanism", m->name + plen, "metric", m->name,
+			"variant", r->variants[rows[i].variant].name,
+			"pairs", (json_int_t)rows[i].pairs, "ratio", num_or_null(p->ratio),
+			"ci_low", num_or_null(rows[i].pairs >= 2 ? p->ci_lo : NAN),
+			"ci_high", num_or_null(rows[i].pairs >= 2 ? p->ci_hi : NAN)));
+	}
+	for (size_t v = 0; regions && v < r->nvariants; v++) {
+		const struct region_cost *rc = &regions[v];
+
+		if (!rc->runs)
 			continue;
 		if (!a)
 			a = json_array();
 		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:I, s:o, s:n, s:n, s:f, s:f}",
 			"mechanism", "regions", "metric", REGION_COST_METRIC,
-			"variant", r->variants[v].name, "pairs", (json_int_t)rc.runs,
-			"ratio", num_or_null(rc.ratio), "ci_low", "ci_high",
-			"entries", rc.entries, "entry_ns", rc.entry_ns));
+			"variant", r->variants[v].name, "pairs", (json_int_t)rc->runs,
+			"ratio", num_or_null(rc->ratio), "ci_low", "ci_high",
+			"entries", rc->entries, "entry_ns", rc->entry_ns));
 	}
 	return a;
 }

@@ -35,8 +35,20 @@ struct region_cost {
 };
 size_t region_cost(const struct result *r, size_t v, struct region_cost *out);
 
+/* Every (cost metric, variant) with at least one pair, metric-major. */
+struct mechanism_cost_row {
+	size_t metric, variant;
+	size_t pairs;
+	struct stats_paired p;
+};
+/* The rows (*out malloc'd, NULL when none) and their count. */
+size_t mechanism_costs_compute(const struct result *r, struct mechanism_cost_row **out);
+
 /* "mechanism_costs": one object per mechanism and variant, or NULL when no
- * mechanism ran apart and no region was entered. */
-json_t *mechanism_costs_json(const struct result *r);
+ * mechanism ran apart and no region was entered: rows as
+ * mechanism_costs_compute gave them, regions[v] as region_cost gave it for
+ * variant v (NULL: none). */
+json_t *mechanism_costs_json(const struct result *r, const struct mechanism_cost_row *rows,
+			     size_t n, const struct region_cost *regions);
 
 #endif

@@ -216,8 +216,10 @@ int fleet_build(struct fleet *f, struct result *rs, const char *const *files, si
 			fleet_release(f);
 			return -1;
 		}
-	for (size_t g = 0; f->compare && g < f->ngroups; g++)
+	for (size_t g = 0; f->compare && g < f->ngroups; g++) {
 		comparisons_compute(&f->groups[g].pooled, &f->groups[g].cs);
+		comparisons_noise(&f->groups[g].pooled, &f->groups[g].cs, &f->groups[g].noise);
+	}
 	return 0;
 }
 

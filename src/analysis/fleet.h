@@ -36,6 +36,7 @@ struct fleet_group {
 	size_t *hosts, nhosts;	/* indices into fleet.hosts */
 	struct result pooled;	/* the group's runs, blocks kept per host */
 	struct comparison_set cs;	/* compare only */
+	struct comparison_noise noise;	/* compare only */
 };
 
 struct fleet {
@@ -68,15 +69,5 @@ int fleet_check_version(const struct result *a, const struct result *b, const ch
 int fleet_build(struct fleet *f, struct result *rs, const char *const *files, size_t n,
 		enum fleet_by by, struct error *err);
 void fleet_release(struct fleet *f);
-
-/* The cross-machine table: per metric and variant one row per group
- * (hosts, ratio, 95% CI, verdict, host spread), then one line per metric
- * where the groups' verdicts disagree. */
-void fleet_table(const struct fleet *f, struct strbuf *out);
-
-/* The same as JSON ("schema": "pmustat.fleet/1"): hosts, groups, rows,
- * disagreements. */
-json_t *fleet_json(const struct fleet *f);
-#define FLEET_SCHEMA "pmustat.fleet/1"
 
 #endif

@@ -148,23 +148,3 @@ json_t *warnings_json(const struct warning_set *w)
 		json_array_append_new(arr, group_json(w, &w->groups.g[k]));
 	return arr;
 }
-
-json_t *warning_groups_json(const struct result *r)
-{
-	struct comparison_set s;
-	struct analysis a;
-	struct warning_set w;
-	json_t *arr;
-	int cmp = r->nvariants >= 2;
-
-	analysis_compute(r, &a);
-	if (cmp)
-		comparisons_compute(r, &s);
-	warnings_build(r, &a, cmp ? &s : NULL, &w);
-	arr = warnings_json(&w);
-	warnings_release(&w);
-	if (cmp)
-		comparisons_release(&s);
-	analysis_release(&a);
-	return arr;
-}

@@ -33,7 +33,4 @@ void warnings_release(struct warning_set *w);
  * details (each warning's metric, variant and text). */
 json_t *warnings_json(const struct warning_set *w);
 
-/* The same for a result, computing what it needs. */
-json_t *warning_groups_json(const struct result *r);
-
 #endif

@@ -17,6 +17,8 @@
 
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "catalog/select.h"
 #include "core/error.h"
 #include "core/strbuf.h"
@@ -228,10 +230,12 @@ void campaign_dry_run(const struct campaign *c, struct strbuf *out);
 int campaign_run(struct campaign *c, struct error *err);
 
 /*
- * Write the final outputs: the full JSON document (atomically) and the end
- * of the CSV. complete is set only when every output was written whole.
+ * Write the final outputs: the full JSON document (atomically), with the
+ * analysed sections the caller built once from res (analysis/analysed.h:
+ * analysed_json; result/json.h places them), and the end of the CSV.
+ * complete is set only when every output was written whole.
  */
-int campaign_finish(struct campaign *c, struct error *err);
+int campaign_finish(struct campaign *c, const json_t *sections, struct error *err);
 
 /* Does the campaign have an output at path "-" (JSON to stdout)? */
 int campaign_json_to_stdout(const struct campaign *c);

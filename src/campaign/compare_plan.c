@@ -182,15 +182,14 @@ int compare_prepare(struct campaign *c, struct compare_plan *p, struct error *er
 	return 0;
 }
 
-int compare_regressions(const struct result *r, const char *list, struct strbuf *out)
+int compare_regressions(const struct result *r, const struct comparison_set *s, const char *list,
+			struct strbuf *out)
 {
 	struct strbuf pm = STRBUF_INIT, pv = STRBUF_INIT;
-	struct comparison_set s;
 	int found = 0;
 
-	comparisons_compute(r, &s);
-	for (size_t i = 0; i < s.n; i++) {
-		const struct comparison *c = &s.c[i];
+	for (size_t i = 0; i < s->n; i++) {
+		const struct comparison *c = &s->c[i];
 		const char *name = r->metrics[c->metric].name;
 
 		if (!strlist_has(list, name) || c->verdict != STATS_SLOWER)
@@ -201,7 +200,6 @@ int compare_regressions(const struct result *r, const char *list, struct strbuf 
 			    c->ci_hi, c->n);
 		found = 1;
 	}
-	comparisons_release(&s);
 	strbuf_release(&pm);
 	strbuf_release(&pv);
 	return found;

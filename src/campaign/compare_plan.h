@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "analysis/comparison.h"
 #include "campaign/campaign.h"
 #include "core/strbuf.h"
 #include "result/result.h"
@@ -60,9 +61,11 @@ int compare_prepare(struct campaign *c, struct compare_plan *p, struct error *er
 
 /*
  * --fail-on-regression: whether a metric of the comma-separated list got
- * worse (a SLOWER verdict) in a variant; one line per regression is added
+ * worse (a SLOWER verdict) in a variant, from s (the comparisons of r
+ * computed once for the command); one line per regression is added
  * to out ("regression: wall-time of 'B' is 1.0520x the baseline's ...").
  */
-int compare_regressions(const struct result *r, const char *list, struct strbuf *out);
+int compare_regressions(const struct result *r, const struct comparison_set *s, const char *list,
+			struct strbuf *out);
 
 #endif

@@ -188,7 +188,7 @@ fail:
 	return -1;
 }
 
-int campaign_finish(struct campaign *c, struct error *err)
+int campaign_finish(struct campaign *c, const json_t *sections, struct error *err)
 {
 	int bad = c->output_failed;
 
@@ -201,7 +201,7 @@ int campaign_finish(struct campaign *c, struct error *err)
 	 * campaign's): the document at -o is not this campaign's to write. */
 	if (!json_to_file(c) || !c->journal)
 		return bad ? -1 : 0;
-	if (report_json_write(&c->res, c->o->json_path, err)) {
+	if (report_json_write(&c->res, sections, c->o->json_path, err)) {
 		/* The journal still holds every run: keep it and say where (after
 		 * an earlier failure too: the caller adds this to its error). */
 		error_hint(err, "the runs are kept in '%s.journal': 'pmustat report %s.journal' "

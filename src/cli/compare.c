@@ -125,6 +125,7 @@ static int build_variants(struct compare_cmd *co, struct variant_args *va, int a
 int compare_run(struct compare_plan *p, const struct table_opts *view, int quiet)
 {
 	struct strbuf regress = STRBUF_INIT;
+	struct analysed an = { 0 };
 	struct campaign c;
 	struct error err;
 	int rc;
@@ -136,12 +137,14 @@ int compare_run(struct compare_plan *p, const struct table_opts *view, int quiet
 		campaign_release(&c);
 		return rc;
 	}
-	rc = cli_campaign_conclude(&c, report_compare_table, view, quiet);
-	if (rc == PMU_EXIT_OK && p->fail_on && compare_regressions(&c.res, p->fail_on, &regress))
+	rc = cli_campaign_conclude(&c, report_compare_table, view, quiet, &an);
+	if (rc == PMU_EXIT_OK && p->fail_on &&
+	    compare_regressions(&c.res, &an.cmp, p->fail_on, &regress))
 		rc = PMU_EXIT_REGRESSION;
 	if (regress.len)
 		fputs(regress.buf, stderr);
 	strbuf_release(&regress);
+	analysed_release(&an);
 	campaign_release(&c);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/fleet_int.h"
 #include "core/sort.h"
+#include "report/fleet_render.h"
 #include "result/json.h"
 #include "run/srun.h"
 

@@ -66,8 +66,8 @@ static void show_failure_stderr(const struct campaign *c)
 	strbuf_release(&safe);
 }
 
-static void render_table(const struct campaign *c, campaign_renderer render,
-			 const struct table_opts *view, int quiet)
+static void render_table(const struct campaign *c, const struct analysed *an,
+			 campaign_renderer render, const struct table_opts *view, int quiet)
 {
 	struct table_opts to = view ? *view : (struct table_opts){ 0 };
 	struct strbuf sb = STRBUF_INIT;
@@ -76,13 +76,14 @@ static void render_table(const struct campaign *c, campaign_renderer render,
 	if (quiet)
 		return;
 	to.color = isatty(fileno(f)) && !getenv("NO_COLOR");
-	render(&c->res, &to, &sb);
+	render(an, &to, &sb);
 	fputs(sb.buf, f);
 	strbuf_release(&sb);
 }
 
 /* --export-markdown: the same table, as markdown, replacing the file whole. */
-static int write_markdown(const struct campaign *c, campaign_renderer render)
+static int write_markdown(const struct campaign *c, const struct analysed *an,
+			  campaign_renderer render)
 {
 	struct table_opts to = { .markdown = 1 };
 	struct strbuf sb = STRBUF_INIT;
@@ -92,7 +93,7 @@ static int write_markdown(const struct campaign *c, campaign_renderer render)
 	if (!c->o->markdown_path)
 		return 0;
 	error_clear(&err);
-	render(&c->res, &to, &sb);
+	render(an, &to, &sb);
 	if (outfile_replace(c->o->markdown_path, sb.buf, sb.len, &err))
 		rc = cli_error(&err);
 	strbuf_release(&sb);
@@ -100,11 +101,13 @@ static int write_markdown(const struct campaign *c, campaign_renderer render)
 }
 
 int cli_campaign_conclude(struct campaign *c, campaign_renderer render,
-			  const struct table_opts *view, int quiet)
+			  const struct table_opts *view, int quiet, struct analysed *an)
 {
 	struct error err, err2, fin;
+	json_t *sections;
 	int rc, out_rc;
 
+	memset(an, 0, sizeof(*an));
 	if (c->o->dry_run)
 		return print_dry_run(c);
 	error_clear(&err);
@@ -113,19 +116,24 @@ int cli_campaign_conclude(struct campaign *c, campaign_renderer render,
 	rc = campaign_run(c, &err);
 	if (c->o->progress == progress_line)
 		fputs("\r\033[K", stderr);
-	out_rc = campaign_finish(c, &fin);
+	/* Analysed once: the document, the table, markdown and whatever the
+	 * caller reads next (compare's regressions) all come from this model. */
+	analysed_build(&c->res, an);
+	sections = analysed_json(an);
+	out_rc = campaign_finish(c, sections, &fin);
 	if (out_rc && fin.kind != ERR_NONE && !rc)
 		cli_error(&fin);
 	/* Stopped by the machine, not by a run (an output, the memory): what
 	 * finished is shown. */
 	if (!rc || c->res.interrupted ||
 	    ((c->output_failed || xalloc_reserve_spent()) && c->res.nruns)) {
-		render_table(c, render, view, quiet);
-		if (write_markdown(c, render))
+		render_table(c, an, render, view, quiet);
+		if (write_markdown(c, an, render))
 			out_rc = PMU_EXIT_RUNTIME;
 	}
-	if (campaign_json_to_stdout(c) && report_json_write(&c->res, "-", &err2))
+	if (campaign_json_to_stdout(c) && report_json_write(&c->res, sections, "-", &err2))
 		out_rc = cli_error(&err2);
+	json_decref(sections);
 	if (rc) {
 		show_failure_stderr(c);
 		rc = cli_error(&err);

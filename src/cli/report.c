@@ -17,6 +17,7 @@
 #include "report/compare_table.h"
 #include "report/csv.h"
 #include "analysis/fleet.h"
+#include "report/fleet_render.h"
 #include "report/html.h"
 #include "result/json.h"
 #include "report/table.h"
@@ -50,14 +51,14 @@ static int load_all(struct result *r, int n, const char **files, struct error *e
 	return 0;
 }
 
-static void render(const struct result *r, int color, int verbose, struct strbuf *out)
+static void render(const struct analysed *a, int color, int verbose, struct strbuf *out)
 {
 	struct table_opts to = { color, verbose };
 
-	if (r->nvariants >= 2)
-		report_compare_table(r, &to, out);
+	if (a->r->nvariants >= 2)
+		report_compare_table(a, &to, out);
 	else
-		report_stat_table(r, &to, out);
+		report_stat_table(a, &to, out);
 }
 
 static int parse_by(const char *by, enum fleet_by *out, struct error *err)
@@ -113,22 +114,25 @@ static int emit(const struct result *res, const struct fleet *f, const char *htm
 		const char *csv, const char *out, int quiet, int verbose, struct error *err)
 {
 	struct strbuf table = STRBUF_INIT, ftable = STRBUF_INIT;
+	struct analysed an;
 	int rc = 0;
 
+	/* Analysed once: the table, the page and the document read this. */
+	analysed_build(res, &an);
 	if (f)
 		fleet_table(f, &ftable);
 	else
-		render(res, !quiet && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"), verbose,
+		render(&an, !quiet && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"), verbose,
 		       &table);
 	if (!quiet)
 		fputs(f ? ftable.buf : table.buf, stdout);
 	if (html) {
 		struct strbuf page = STRBUF_INIT, plain = STRBUF_INIT;
 
-		render(res, 0, 1, &plain);	/* the page holds the full view */
+		render(&an, 0, 1, &plain);	/* the page holds the full view */
 		if (f)
 			strbuf_addf(&plain, "\n%s", ftable.buf);
-		report_html(res, plain.buf, &page);
+		report_html(&an, plain.buf, &page);
 		rc = write_text(html, page.buf, err);
 		strbuf_release(&page);
 		strbuf_release(&plain);
@@ -141,8 +145,12 @@ static int emit(const struct result *res, const struct fleet *f, const char *htm
 		rc = report_json_write_doc(doc, out, err);
 		json_decref(doc);
 	} else if (!rc && out) {
-		rc = report_json_write(res, out, err);
+		json_t *sections = analysed_json(&an);
+
+		rc = report_json_write(res, sections, out, err);
+		json_decref(sections);
 	}
+	analysed_release(&an);
 	strbuf_release(&table);
 	strbuf_release(&ftable);
 	return rc;

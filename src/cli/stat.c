@@ -31,10 +31,10 @@ struct perf_habits {
  * renderer has no data pointer, hence the file's one static. */
 static const char *sep_rows;
 
-static void render_sep(const struct result *r, const struct table_opts *o, struct strbuf *out)
+static void render_sep(const struct analysed *a, const struct table_opts *o, struct strbuf *out)
 {
 	(void)o;
-	report_sep_rows(r, sep_rows, out);
+	report_sep_rows(a->r, sep_rows, out);
 }
 
 /* -I: each finished interval's rows as it ends, like perf stat -I. */
@@ -58,6 +58,7 @@ static int stat_campaign(struct campaign_opts *o, const struct variant_args *va,
 			 struct perf_habits *h)
 {
 	struct campaign c;
+	struct analysed an = { 0 };
 	struct error err;
 	campaign_renderer render = report_stat_table;
 	int rc;
@@ -85,7 +86,9 @@ static int stat_campaign(struct campaign_opts *o, const struct variant_args *va,
 	/* -I -x: the rows were the output; -I alone: the summary follows. */
 	rc = campaign_prepare(&c, &err) ? cli_error(&err)
 					: cli_campaign_conclude(&c, render, &h->view, h->quiet ||
-								(h->sep && o->target.interval_ms));
+								(h->sep && o->target.interval_ms),
+								&an);
+	analysed_release(&an);
 	campaign_release(&c);
 	return rc;
 }

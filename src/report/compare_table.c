@@ -12,12 +12,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis/warnings.h"
+#include "analysis/analysed.h"
 #include "core/printable.h"
-#include "analysis/analysis.h"
-#include "analysis/allocsites.h"
-#include "analysis/attribution.h"
-#include "analysis/comparison.h"
+#include "report/profile.h"
 #include "report/reading.h"
 #include "report/texttable.h"
 #include "report/units.h"
@@ -338,13 +335,13 @@ static void comparison_notes(const struct result *r, const struct comparison_set
  * counts per function, the allocation call sites): in full with -v; by
  * default the reading names their largest changes and a line says where
  * the rest is. */
-static void details(const struct result *r, const struct table_opts *o, struct strbuf *out)
+static void details(const struct analysed *a, const struct table_opts *o, struct strbuf *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	report_attribution(r, o, &sb);
-	report_sim_attribution(r, o, &sb);
-	report_allocsites(r, o, &sb);
+	report_attribution(a, o, &sb);
+	report_sim_attribution(a, o, &sb);
+	report_allocsites(a, o, &sb);
 	if (o->verbose && sb.len)
 		strbuf_add(out, sb.buf, sb.len);
 	else if (sb.len)
@@ -352,25 +349,21 @@ static void details(const struct result *r, const struct table_opts *o, struct s
 	strbuf_release(&sb);
 }
 
-void report_compare_table(const struct result *r, const struct table_opts *o,
+void report_compare_table(const struct analysed *a, const struct table_opts *o,
 			  struct strbuf *out)
 {
+	const struct result *r = a->r;
+	const struct comparison_set *s = &a->cmp;
 	struct strbuf uncounted = STRBUF_INIT;
-	struct comparison_set s;
-	struct warning_set w;
-	struct analysis a;
 	struct texttable t;
 
-	comparisons_compute(r, &s);
-	analysis_compute(r, &a);
-	warnings_build(r, &a, &s, &w);
-	header(r, &s, o, out);
+	header(r, s, o, out);
 	/* The answer first: the verdicts and where the difference is. */
-	report_reading(r, &s, o, out);
+	report_reading(a, o, out);
 	strbuf_addch(out, '\n');
 	variants(r, o, out);
 	texttable_init(&t, 9, "llrrrlrrl");
-	rows(r, &s, o, &t, &uncounted);
+	rows(r, s, o, &t, &uncounted);
 	if (o->markdown)
 		texttable_render_markdown(&t, out);
 	else
@@ -378,12 +371,9 @@ void report_compare_table(const struct result *r, const struct table_opts *o,
 	texttable_release(&t);
 	if (uncounted.len)
 		strbuf_addf(out, "  not counted here: %s (see notes)\n", uncounted.buf);
-	details(r, o, out);
+	details(a, o, out);
 	strbuf_addch(out, '\n');
-	comparison_notes(r, &s, o, out);
-	report_notes(r, &w, o, out);
+	comparison_notes(r, s, o, out);
+	report_notes(r, &a->warnings, o, out);
 	strbuf_release(&uncounted);
-	warnings_release(&w);
-	analysis_release(&a);
-	comparisons_release(&s);
 }

@@ -3,13 +3,13 @@
  * and why the campaign stopped, then per metric and variant the centres, the
  * ratio against the baseline with its asymmetric 95% CI, the p-value (Holm-
  * adjusted) with n beside it, and the verdict word; then notes and warnings.
- * Pure: result in, text out.
+ * Pure: the analysed model in, text out.
  */
 #ifndef PMU_REPORT_COMPARE_TABLE_H
 #define PMU_REPORT_COMPARE_TABLE_H
 
 #include "core/strbuf.h"
-#include "analysis/comparison.h"
+#include "analysis/analysed.h"
 #include "result/result.h"
 #include "report/table.h"
 
@@ -21,7 +21,7 @@
 void compare_verdict_text(const struct result *r, const struct comparison *c, char *word,
 			  size_t size);
 
-void report_compare_table(const struct result *r, const struct table_opts *o,
+void report_compare_table(const struct analysed *a, const struct table_opts *o,
 			  struct strbuf *out);
 
 #endif

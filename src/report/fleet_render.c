@@ -6,7 +6,7 @@
  * the hosts' own ratios; last, where the groups' verdicts disagree, one
  * line naming each verdict with its group and host count. Pure.
  */
-#include "analysis/fleet.h"
+#include "report/fleet_render.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -335,7 +335,7 @@ static json_t *group_json(const struct fleet *f, const struct fleet_group *g)
 		json_array_append_new(hosts, report_json_text(f->hosts[g->hosts[i]].label));
 	o = json_pack("{s:o, s:o}", "name", report_json_text(g->name), "hosts", hosts);
 	if (f->compare)
-		json_object_set_new(o, "comparisons", comparisons_json(&g->pooled));
+		json_object_set_new(o, "comparisons", comparisons_json(&g->pooled, &g->cs, &g->noise));
 	json_object_set_new(o, "host_values", host_values_json(f, g));
 	return o;
 }

@@ -130,15 +130,13 @@ static void title(const struct html_ctx *c, struct strbuf *out)
 	variants(r, out);
 }
 
-void report_html(const struct result *r, const char *table, struct strbuf *out)
+void report_html(const struct analysed *a, const char *table, struct strbuf *out)
 {
-	struct html_ctx c = { .r = r, .table = table };
+	const struct result *r = a->r;
+	struct html_ctx c = { .r = r, .table = table, .a = a, .an = a->an, .cmp = a->cmp,
+			      .at = a->at };
 	struct strbuf body[NSECTIONS];
 
-	analysis_compute(r, &c.an);
-	if (r->nvariants >= 2)
-		comparisons_compute(r, &c.cmp);
-	attribution_compute(r, &c.at);
 	for (size_t i = 0; i < NSECTIONS; i++) {
 		strbuf_init(&body[i]);
 		sections[i].render(&c, &body[i]);
@@ -160,8 +158,4 @@ void report_html(const struct result *r, const char *table, struct strbuf *out)
 		strbuf_release(&body[i]);
 	}
 	strbuf_adds(out, "</body></html>\n");
-	attribution_release(&c.at);
-	if (r->nvariants >= 2)
-		comparisons_release(&c.cmp);
-	analysis_release(&c.an);
 }

@@ -1,6 +1,6 @@
 /*
- * What the parts of the HTML page share: the page context (everything
- * computed once from the result: summaries, comparisons, attribution), text
+ * What the parts of the HTML page share: the page context (the analysed
+ * model, analysis/analysed.h: summaries, comparisons, attribution), text
  * escaping, numbers in human units, the variant palette, verdict classes,
  * and the axes of the plots. Only the html_*.c files include this; the
  * public entry point is report/html.h.
@@ -17,9 +17,7 @@
 #include <stddef.h>
 
 #include "core/strbuf.h"
-#include "analysis/analysis.h"
-#include "analysis/attribution.h"
-#include "analysis/comparison.h"
+#include "analysis/analysed.h"
 #include "report/texttable.h"
 #include "result/result.h"
 #include "report/units.h"
@@ -27,6 +25,8 @@
 struct html_ctx {
 	const struct result *r;
 	const char *table;		/* the terminal's text table, or NULL */
+	const struct analysed *a;	/* the model everything below is from */
+	/* Its parts the sections read most (copies of a's, not owned). */
 	struct analysis an;
 	struct comparison_set cmp;	/* empty for a single variant */
 	struct attribution_set at;

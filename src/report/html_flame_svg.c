@@ -52,32 +52,20 @@ static double mean_of(const struct result *r, const size_t *idx, size_t n, size_
  * the attribution pairs them), or every profiled run of a lone variant. */
 struct flame_runs {
 	size_t n;
-	size_t *iv, *ib;	/* ib NULL: no baseline */
-	struct attribution_pairs pairs;
+	const size_t *iv, *ib;	/* ib NULL: no baseline (the model's arrays) */
 };
 
-static void flame_runs(const struct result *r, size_t v, struct flame_runs *fr)
+static void flame_runs(const struct analysed *a, size_t v, struct flame_runs *fr)
 {
 	memset(fr, 0, sizeof(*fr));
-	if (r->nvariants >= 2) {
-		attribution_pairs(r, v, &fr->pairs);
-		fr->n = fr->pairs.n;
-		fr->iv = fr->pairs.ib;
-		fr->ib = fr->pairs.ia;
+	if (a->r->nvariants >= 2) {
+		fr->n = a->pairs[v].n;
+		fr->iv = a->pairs[v].ib;
+		fr->ib = a->pairs[v].ia;
 		return;
 	}
-	fr->iv = xcalloc(r->nruns + 1, sizeof(size_t));
-	for (size_t i = 0; i < r->nruns; i++)
-		if (attribution_run_profiled(r, &r->runs[i]))
-			fr->iv[fr->n++] = i;
-}
-
-static void flame_runs_release(struct flame_runs *fr)
-{
-	if (fr->ib)
-		attribution_pairs_release(&fr->pairs);
-	else
-		free(fr->iv);
+	fr->n = a->nprofiled;
+	fr->iv = a->profiled;
 }
 
 /* The tree of variant v; *stacks = 0 when it came from self times. */
@@ -366,19 +354,18 @@ static void svg_graph(struct draw *d, const char *id, const char *caption)
 	strbuf_addf(d->out, "</svg>\n<p class=\"flame-status\" id=\"%s-status\"></p>\n", id);
 }
 
-static void draw_graph(const struct result *r, size_t v, struct strbuf *out)
+static void draw_graph(const struct analysed *a, size_t v, struct strbuf *out)
 {
+	const struct result *r = a->r;
 	struct flame_runs fr;
 	struct flame_tree t;
 	struct draw d = { r, &t, v, r->nvariants >= 2, SIDE_VARIANT, 0, 0, out };
 	struct strbuf id = STRBUF_INIT, cap = STRBUF_INIT;
 	int stacks;
 
-	flame_runs(r, v, &fr);
-	if (!fr.n) {
-		flame_runs_release(&fr);
+	flame_runs(a, v, &fr);
+	if (!fr.n)
 		return;
-	}
 	build(r, &fr, &t, &stacks);
 	flame_fold_narrow(&t, FLAME_MIN_FRACTION);
 	for (size_t i = 0; i < t.n; i++)
@@ -413,7 +400,6 @@ static void draw_graph(const struct result *r, size_t v, struct strbuf *out)
 	strbuf_release(&id);
 	strbuf_release(&cap);
 	flame_release(&t);
-	flame_runs_release(&fr);
 }
 
 /* The search box and zoom reset, hidden until the script shows them (with
@@ -435,7 +421,7 @@ void html_flames(const struct html_ctx *c, struct strbuf *out)
 		any |= is_stack(&r->metrics[m]) || is_self(&r->metrics[m]);
 	for (size_t v = 0; any && v < r->nvariants; v++)
 		if (r->nvariants < 2 || (int)v != r->baseline)
-			draw_graph(r, v, &graphs);
+			draw_graph(c->a, v, &graphs);
 	if (graphs.len)
 		strbuf_addf(out, "%s%s<script>%s</script>\n", tools, graphs.buf,
 			    html_flame_script);

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis/warnings.h"
 #include "report/html_common.h"
 #include "report/reading.h"
 
@@ -27,11 +26,11 @@ void html_reading(const struct html_ctx *c, struct strbuf *out)
 	/* the terminal's reading of every compare (the demo's with its own
 	 * heading), first on the page as it is first in the terminal */
 	if (c->r->command && !strcmp(c->r->command, "demo")) {
-		report_demo_reading(c->r, NAN, &text);
+		report_demo_reading(c->a, NAN, &text);
 	} else {
 		struct table_opts o = { 0 };
 
-		report_reading(c->r, &c->cmp, &o, &text);
+		report_reading(c->a, &o, &text);
 	}
 	strbuf_adds(out, "<ul class=\"reading\">\n");
 	for (line = strtok_r(text.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -72,12 +71,11 @@ static void note_item(struct strbuf *out, const struct result_note *n)
  * (analysis/warnings.c); the list after it has each one in full. */
 static void warn_groups(const struct html_ctx *c, struct strbuf *out)
 {
-	struct warning_set w;
+	const struct warning_set *w = &c->a->warnings;
 	int head = 0;
 
-	warnings_build(c->r, &c->an, c->r->nvariants >= 2 ? &c->cmp : NULL, &w);
-	for (size_t k = 0; k < w.groups.n; k++) {
-		const struct warn_group *g = &w.groups.g[k];
+	for (size_t k = 0; k < w->groups.n; k++) {
+		const struct warn_group *g = &w->groups.g[k];
 		struct result_note n = { NOTE_WARNING, NULL, g->summary, (char *)g->hint };
 
 		if (g->nmember < 2)
@@ -86,27 +84,20 @@ static void warn_groups(const struct html_ctx *c, struct strbuf *out)
 		note_item(out, &n);
 	}
 	strbuf_adds(out, head ? "</ul>\n" : "");
-	warnings_release(&w);
 }
 
 void html_notes(const struct html_ctx *c, struct strbuf *out)
 {
 	const struct result *r = c->r;
-	struct strbuf text = STRBUF_INIT, hint = STRBUF_INIT;
+	const struct strbuf *text = &c->a->noise_text, *hint = &c->a->noise_hint;
 	size_t count = r->nnotes + c->an.nwarnings;
 
-	if (r->nvariants >= 2) {
-		struct comparison_noise noise;
-
-		comparisons_noise(r, &c->cmp, &noise);
-		comparisons_noise_note(r, &noise, &text, &hint);
-	}
-	if (!count && !text.len)
-		goto out;
+	if (!count && !text->len)
+		return;
 	warn_groups(c, out);
 	strbuf_adds(out, "<ul class=\"notes\">\n");
-	if (text.len) {
-		struct result_note n = { NOTE_WARNING, NULL, text.buf, hint.len ? hint.buf : NULL };
+	if (text->len) {
+		struct result_note n = { NOTE_WARNING, NULL, text->buf, hint->len ? hint->buf : NULL };
 
 		note_item(out, &n);
 	}
@@ -119,9 +110,6 @@ void html_notes(const struct html_ctx *c, struct strbuf *out)
 				note_item(out, &c->an.warnings[i]);
 	}
 	strbuf_adds(out, "</ul>\n");
-out:
-	strbuf_release(&text);
-	strbuf_release(&hint);
 }
 
 /* ---- host and campaign ---------------------------------------------------- */

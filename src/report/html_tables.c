@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/allocsites.h"
+#include "report/profile.h"
 #include "report/compare_table.h"
 #include "report/html_common.h"
 #include "report/names.h"
@@ -251,10 +251,10 @@ static void difference(const struct result *r, const struct attribution *at, str
 			    "their time.</p>\n", at->nuncertain, at->nuncertain == 1 ? "" : "s");
 }
 
-static void time_goes(const struct result *r, struct strbuf *out)
+static void time_goes(const struct analysed *a, struct strbuf *out)
 {
 	struct texttable t;
-	size_t nruns = attribution_top_table(r, &t);
+	size_t nruns = attribution_top_table(a, &t);
 
 	if (!nruns)
 		return;
@@ -267,20 +267,19 @@ static void time_goes(const struct result *r, struct strbuf *out)
 
 /* Allocations by call site: per variant against the baseline (compare) or
  * the top sites (stat), from the traced runs. */
-static void allocation_sites(const struct result *r, struct strbuf *out)
+static void allocation_sites(const struct analysed *an, struct strbuf *out)
 {
+	const struct result *r = an->r;
+
 	for (size_t v = 0; v < r->nvariants; v++) {
-		struct allocsite_table a;
+		const struct allocsite_table *a = &an->sites[v];
 		struct texttable t;
 		int compare = r->nvariants > 1;
 
 		if (compare && (int)v == r->baseline)
 			continue;
-		allocsites_compute(r, v, &a);
-		if (!a.runs_b || (compare && !a.runs_a)) {
-			allocsites_release(&a);
+		if (!a->runs_b || (compare && !a->runs_a))
 			continue;
-		}
 		strbuf_adds(out, "<h3>Allocations by call site");
 		if (compare) {
 			strbuf_adds(out, ": ");
@@ -291,18 +290,17 @@ static void allocation_sites(const struct result *r, struct strbuf *out)
 		if (compare)
 			strbuf_addf(out, "</h3>\n<p>From %zu and %zu traced runs (not timed): the "
 				    "exact change per run of the sites whose counts changed, largest "
-				    "change of calls first.</p>\n", a.runs_b, a.runs_a);
+				    "change of calls first.</p>\n", a->runs_b, a->runs_a);
 		else
 			strbuf_addf(out, "</h3>\n<p>From %zu traced run%s (not timed): exact counts "
-				    "per run, most calls first.</p>\n", a.runs_b,
-				    a.runs_b == 1 ? "" : "s");
-		if (allocsites_table(r, &a, &t))
+				    "per run, most calls first.</p>\n", a->runs_b,
+				    a->runs_b == 1 ? "" : "s");
+		if (allocsites_table(r, a, &t))
 			html_texttable(out, &t, "allocsites");
 		else
 			strbuf_adds(out, "<p>No call site changed: the same calls, bytes and "
 					 "temporaries.</p>\n");
 		texttable_release(&t);
-		allocsites_release(&a);
 	}
 }
 
@@ -325,9 +323,9 @@ static void sim_delta_cell(struct strbuf *out, const json_t *count)
 }
 
 /* Cachegrind's counts per function, as attribution.c gives them. */
-static void simulated(const struct result *r, struct strbuf *out)
+static void simulated(const struct analysed *a, struct strbuf *out)
 {
-	json_t *all = sim_attribution_json(r), *v, *f;
+	json_t *all = sim_attribution_json(a->r, a->sim), *v, *f;
 	size_t i, k;
 
 	if (!all)
@@ -359,8 +357,8 @@ static void simulated(const struct result *r, struct strbuf *out)
 void html_profile(const struct html_ctx *c, struct strbuf *out)
 {
 	if (c->r->nvariants < 2) {
-		time_goes(c->r, out);
-		allocation_sites(c->r, out);
+		time_goes(c->a, out);
+		allocation_sites(c->a, out);
 		return;
 	}
 	for (size_t i = 0; i < c->at.n; i++)
@@ -369,6 +367,6 @@ void html_profile(const struct html_ctx *c, struct strbuf *out)
 		strbuf_adds(out, "<p class=\"legend\">Self time per run, from samples; each "
 				 "variant's run paired with the baseline's of the same block; "
 				 "* = Holm-adjusted p &lt; 0.05 across the functions shown.</p>\n");
-	allocation_sites(c->r, out);
-	simulated(c->r, out);
+	allocation_sites(c->a, out);
+	simulated(c->a, out);
 }

@@ -9,9 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis/allocsites.h"
-#include "analysis/attribution.h"
-#include "analysis/comparison.h"
+#include "analysis/analysed.h"
 #include "core/printable.h"
 #include "report/compare_table.h"
 
@@ -142,49 +140,35 @@ static void say_where(const struct result *r, const struct attribution_set *at, 
 }
 
 /* The functions whose simulated instructions changed most (cachegrind's
- * model, exact per function), from the result's sim attribution. */
-static void say_sim_where(const struct result *r, json_t *sim, size_t v, struct strbuf *out)
+ * model, exact per function), from the model's sim attribution. */
+static void say_sim_where(const struct sim_attribution *sim, struct strbuf *out)
 {
-	struct strbuf safe = STRBUF_INIT;
-	json_t *e, *f;
-	size_t i, k;
+	struct strbuf sb = STRBUF_INIT, safe = STRBUF_INIT;
+	int shown = 0;
 
-	json_array_foreach(sim, i, e) {
-		struct strbuf sb = STRBUF_INIT;
-		int shown = 0;
+	for (size_t k = 0; k < sim->n && k < ATTRIBUTION_MAX && shown < 3; k++) {
+		double d = sim->f[k].b[0] - sim->f[k].a[0];
 
-		if (strcmp(json_string_value(json_object_get(e, "variant")), r->variants[v].name))
-			continue;
-		json_array_foreach(json_object_get(e, "functions"), k, f) {
-			json_t *in = json_object_get(f, "instructions");
-			double d = json_real_value(json_object_get(in, "delta"));
-
-			if (shown == 3 || d == 0)
-				break;
-			const char *fn = json_string_value(json_object_get(f, "function"));
-
-			strbuf_addf(&sb, "%s%s %+.0f", shown++ ? ", " : "", printable_in(&safe, fn),
-				    d);
-		}
-		if (shown)
-			strbuf_addf(out, "    simulated instructions per run changed in: %s\n",
-				    sb.buf);
-		strbuf_release(&sb);
+		if (d == 0)
+			break;
+		strbuf_addf(&sb, "%s%s %+.0f", shown++ ? ", " : "", printable_in(&safe, sim->f[k].key),
+			    d);
 	}
+	if (shown)
+		strbuf_addf(out, "    simulated instructions per run changed in: %s\n", sb.buf);
+	strbuf_release(&sb);
 	strbuf_release(&safe);
 }
 
 /* The call sites whose allocations changed most (exact counts of the
  * traced runs): where the allocations came from, or went. */
-static void say_sites(const struct result *r, size_t v, struct strbuf *out)
+static void say_sites(const struct allocsite_table *t, struct strbuf *out)
 {
 	struct strbuf sb = STRBUF_INIT, safe = STRBUF_INIT;
-	struct allocsite_table t;
 	int shown = 0;
 
-	allocsites_compute(r, v, &t);
-	for (size_t i = 0; t.runs_a && t.runs_b && i < t.n && shown < 2; i++) {
-		const struct allocsite_row *row = &t.row[i];
+	for (size_t i = 0; t->runs_a && t->runs_b && i < t->n && shown < 2; i++) {
+		const struct allocsite_row *row = &t->row[i];
 		double d = row->b[0] - row->a[0];
 
 		if (d == 0)
@@ -197,41 +181,33 @@ static void say_sites(const struct result *r, size_t v, struct strbuf *out)
 		strbuf_addf(out, "    allocations per run changed at: %s\n", sb.buf);
 	strbuf_release(&sb);
 	strbuf_release(&safe);
-	allocsites_release(&t);
 }
 
-void report_reading(const struct result *r, const struct comparison_set *s,
-		    const struct table_opts *o, struct strbuf *out)
+void report_reading(const struct analysed *a, const struct table_opts *o, struct strbuf *out)
 {
+	const struct result *r = a->r;
+	const struct comparison_set *s = &a->cmp;
 	int m = r->primary ? result_metric_index(r, r->primary) : -1;
-	struct attribution_set at;
-	json_t *sim;
 
 	if (r->nvariants < 2)
 		return;
-	attribution_compute(r, &at);
-	sim = sim_attribution_json(r);
 	for (size_t v = 0; v < r->nvariants; v++) {
 		if ((int)v == r->baseline)
 			continue;
 		verdict_line(r, m >= 0 ? comparisons_find(s, (size_t)m, v) : NULL, v, out);
 		also_line(r, s, v, o, out);
-		say_where(r, &at, v, out);
-		if (sim)
-			say_sim_where(r, sim, v, out);
-		say_sites(r, v, out);
+		say_where(r, &a->at, v, out);
+		if (a->sim)
+			say_sim_where(&a->sim[v], out);
+		say_sites(&a->sites[v], out);
 	}
-	attribution_release(&at);
-	json_decref(sim);
 }
 
-void report_demo_reading(const struct result *r, double rows, struct strbuf *out)
+void report_demo_reading(const struct analysed *a, double rows, struct strbuf *out)
 {
 	struct table_opts o = { .work_per_run = rows, .work_unit = "constraint" };
-	struct comparison_set s;
 
-	comparisons_compute(r, &s);
-	strbuf_addf(out, "\nReading (each variant against %s):\n", r->variants[r->baseline].name);
-	report_reading(r, &s, &o, out);
-	comparisons_release(&s);
+	strbuf_addf(out, "\nReading (each variant against %s):\n",
+		    a->r->variants[a->r->baseline].name);
+	report_reading(a, &o, out);
 }

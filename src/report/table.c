@@ -8,11 +8,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis/allocsites.h"
-#include "analysis/attribution.h"
-#include "analysis/warnings.h"
+#include "analysis/analysed.h"
 #include "core/printable.h"
-#include "analysis/analysis.h"
+#include "report/profile.h"
 #include "report/texttable.h"
 #include "report/units.h"
 
@@ -290,18 +288,13 @@ static void stat_variant(const struct result *r, const struct analysis *a, size_
 	texttable_release(&t);
 }
 
-void report_stat_table(const struct result *r, const struct table_opts *o, struct strbuf *out)
+void report_stat_table(const struct analysed *a, const struct table_opts *o, struct strbuf *out)
 {
-	struct warning_set w;
-	struct analysis a;
+	const struct result *r = a->r;
 
-	analysis_compute(r, &a);
-	warnings_build(r, &a, NULL, &w);
 	for (size_t v = 0; v < (r->nvariants ? r->nvariants : 1); v++)
-		stat_variant(r, &a, v, o, out);
-	report_profile_top(r, o, out);
-	report_allocsites(r, o, out);
-	report_notes(r, &w, o, out);
-	warnings_release(&w);
-	analysis_release(&a);
+		stat_variant(r, &a->an, v, o, out);
+	report_profile_top(a, o, out);
+	report_allocsites(a, o, out);
+	report_notes(r, &a->warnings, o, out);
 }

@@ -2,13 +2,15 @@
  * The human table of `pmustat stat`, in the spirit of perf stat: one row per
  * metric with its mean, the 95% CI of the mean (labelled as such), median,
  * spread and run count; unavailable metrics shown as such; then the notes
- * and warnings. Pure: result in, text out.
+ * and warnings. Pure: the analysed model in, text out.
  */
 #ifndef PMU_REPORT_TABLE_H
 #define PMU_REPORT_TABLE_H
 
 #include "core/strbuf.h"
 #include "result/result.h"
+
+struct analysed;
 
 struct table_opts {
 	int color;	/* ANSI colours (terminal only) */
@@ -19,7 +21,8 @@ struct table_opts {
 	const char *work_unit;	/* "constraint", or NULL */
 };
 
-void report_stat_table(const struct result *r, const struct table_opts *o, struct strbuf *out);
+/* The renderers of the tables take the analysed model (analysis/analysed.h). */
+void report_stat_table(const struct analysed *a, const struct table_opts *o, struct strbuf *out);
 
 struct warning_set;
 

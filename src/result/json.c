@@ -1,7 +1,8 @@
 /*
  * Result -> JSON. The document mirrors the result model one to one; derived
- * numbers (summaries, comparisons) are added by report_analysis so a reader
- * can check them against the raw runs. The pieces (a run, a metric, a note,
+ * numbers (summaries, comparisons, ...) are the analysed model's sections
+ * (analysis/analysed.h), placed here beside the raw runs they come from so a
+ * reader can check them; this layer computes none of them. The pieces (a run, a metric, a note,
  * the skeleton) are exported because the run journal writes the same
  * encodings one line at a time. Reading is in json_read.c.
  */
@@ -12,15 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/warnings.h"
 #include "core/outfile.h"
 #include "core/printable.h"
 #include "core/strbuf.h"
-#include "analysis/analysis.h"
-#include "analysis/allocsites.h"
-#include "analysis/costs.h"
-#include "analysis/attribution.h"
-#include "analysis/comparison.h"
 
 json_t *report_json_text(const char *s)
 {
@@ -286,27 +281,29 @@ json_t *report_json_skeleton(const struct result *r)
 	return doc;
 }
 
-json_t *report_json(const struct result *r)
+/* The analysed sections that go right after the runs; the others follow
+ * the comparison settings. */
+static int before_settings(const char *key)
 {
-	json_t *doc = json_object(), *a = json_array();
+	return !strcmp(key, "summaries") || !strcmp(key, "warning_groups");
+}
+
+json_t *report_json(const struct result *r, const json_t *sections)
+{
+	json_t *doc = json_object(), *a = json_array(), *v;
+	const char *key;
 
 	add_head(doc, r);
 	for (size_t i = 0; i < r->nruns; i++)
 		json_array_append_new(a, report_json_run(r, &r->runs[i]));
 	json_object_set_new(doc, "runs", a);
-	json_object_set_new(doc, "summaries", analysis_summaries_json(r));
-	json_object_set_new(doc, "warning_groups", warning_groups_json(r));
+	json_object_foreach((json_t *)sections, key, v)
+		if (before_settings(key))
+			json_object_set(doc, key, v);
 	add_comparison_settings(doc, r);
-	if (r->nvariants >= 2)
-		json_object_set_new(doc, "comparisons", comparisons_json(r));
-	if (r->nvariants >= 2 && (a = attribution_json(r)))
-		json_object_set_new(doc, "attribution", a);
-	if (r->nvariants >= 2 && (a = sim_attribution_json(r)))
-		json_object_set_new(doc, "sim_attribution", a);
-	if ((a = allocsites_json(r)))
-		json_object_set_new(doc, "alloc_sites", a);
-	if ((a = mechanism_costs_json(r)))
-		json_object_set_new(doc, "mechanism_costs", a);
+	json_object_foreach((json_t *)sections, key, v)
+		if (!before_settings(key))
+			json_object_set(doc, key, v);
 	add_notes(doc, r);
 	return doc;
 }
@@ -328,9 +325,10 @@ int report_json_write_doc(json_t *doc, const char *path, struct error *err)
 	return rc;
 }
 
-int report_json_write(const struct result *r, const char *path, struct error *err)
+int report_json_write(const struct result *r, const json_t *sections, const char *path,
+		      struct error *err)
 {
-	json_t *doc = report_json(r);
+	json_t *doc = report_json(r, sections);
 	int rc = report_json_write_doc(doc, path, err);
 
 	json_decref(doc);

@@ -30,11 +30,19 @@
 json_t *report_json_text(const char *s);
 const char *report_json_key(struct strbuf *tmp, const char *s);
 
-/* A new JSON document for r (caller decrefs). */
-json_t *report_json(const struct result *r);
+/*
+ * A new JSON document for r (caller decrefs): its raw parts (head, runs,
+ * comparison settings, notes) and the analysed sections, which this layer
+ * does not compute: sections is an object (analysis/analysed.h:
+ * analysed_json) whose "summaries" and "warning_groups" are placed after
+ * the runs and whose other members follow the comparison settings, in
+ * their order. NULL: the raw result alone.
+ */
+json_t *report_json(const struct result *r, const json_t *sections);
 
-/* Write r as JSON to path ("-" = stdout). */
-int report_json_write(const struct result *r, const char *path, struct error *err);
+/* Write r as JSON to path ("-" = stdout), with sections as above. */
+int report_json_write(const struct result *r, const json_t *sections, const char *path,
+		      struct error *err);
 
 /*
  * Read a result back from path: a document written by report_json_write; a

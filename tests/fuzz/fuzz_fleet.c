@@ -15,7 +15,7 @@
 
 #include "core/strbuf.h"
 #include "fuzz.h"
-#include "analysis/fleet.h"
+#include "report/fleet_render.h"
 #include "result/json.h"
 
 #define MAX_RESULTS 4

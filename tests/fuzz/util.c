@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
+#include "analysis/analysed.h"
 #include "core/strbuf.h"
 #include "report/compare_table.h"
 #include "report/csv.h"
@@ -94,34 +95,37 @@ void fuzz_write(const char *path, const void *data, size_t size)
 	close(fd);
 }
 
-static void render_tables(const struct result *r)
+static void render_tables(const struct analysed *a)
 {
 	for (int color = 0; color < 2; color++)
 		for (int verbose = 0; verbose < 2; verbose++) {
 			struct table_opts o = { color, verbose };
 			struct strbuf sb = STRBUF_INIT;
 
-			report_stat_table(r, &o, &sb);
-			if (r->nvariants >= 2)
-				report_compare_table(r, &o, &sb);
+			report_stat_table(a, &o, &sb);
+			if (a->r->nvariants >= 2)
+				report_compare_table(a, &o, &sb);
 			strbuf_release(&sb);
 		}
 }
 
-static void render_files(const struct result *r)
+static void render_files(const struct analysed *a)
 {
+	const struct result *r = a->r;
 	struct strbuf table = STRBUF_INIT, page = STRBUF_INIT;
 	struct table_opts o = { 0, 0 };
 	char *csv = fuzz_path("out.csv");
+	json_t *sections = analysed_json(a);
 	struct error err;
 	json_t *doc;
 
-	report_stat_table(r, &o, &table);
-	report_html(r, table.buf, &page);
+	report_stat_table(a, &o, &table);
+	report_html(a, table.buf, &page);
 	csv_write_result(r, csv, &err);
-	doc = report_json(r);
+	doc = report_json(r, sections);
 	free(json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER));
 	json_decref(doc);
+	json_decref(sections);
 	free(csv);
 	strbuf_release(&table);
 	strbuf_release(&page);
@@ -130,10 +134,13 @@ static void render_files(const struct result *r)
 void fuzz_render_result(struct result *r)
 {
 	struct result copy;
+	struct analysed a;
 	struct error err;
 
-	render_tables(r);
-	render_files(r);
+	analysed_build(r, &a);
+	render_tables(&a);
+	render_files(&a);
+	analysed_release(&a);
 	/* A merge with itself: same shape by construction, blocks renumbered. */
 	memset(&copy, 0, sizeof(copy));
 	result_init(&copy, r->command);
@@ -142,8 +149,11 @@ void fuzz_render_result(struct result *r)
 	for (size_t m = 0; m < r->nmetrics; m++)
 		result_add_metric(&copy, r->metrics[m].name, r->metrics[m].unit,
 				  r->metrics[m].source);
-	if (result_merge(&copy, r, "self", &err) == 0 && result_merge(&copy, r, "self", &err) == 0)
-		render_tables(&copy);
+	if (result_merge(&copy, r, "self", &err) == 0 && result_merge(&copy, r, "self", &err) == 0) {
+		analysed_build(&copy, &a);
+		render_tables(&a);
+		analysed_release(&a);
+	}
 	result_release(&copy);
 }
 

@@ -15,6 +15,8 @@
 #include <cmocka.h>
 
 #include "analysis/allocsites.h"
+#include "analysis/analysed.h"
+#include "report/profile.h"
 #include "result/result.h"
 
 static const char *const sites[] = { "f<main", "g<main", "h<g<main" };
@@ -91,7 +93,10 @@ static void test_compare(void **state)
 	assert_true(t.row[2].a[0] == 10 && t.row[2].b[0] == 10);
 	allocsites_release(&t);
 
-	json_t *j = allocsites_json(&r);
+	struct analysed an;
+
+	analysed_build(&r, &an);
+	json_t *j = allocsites_json(&r, an.sites);
 	assert_non_null(j);
 	assert_int_equal(json_array_size(j), 1);
 	assert_true(json_real_value(json_object_get(json_object_get(
@@ -102,11 +107,12 @@ static void test_compare(void **state)
 	struct strbuf out = STRBUF_INIT;
 	struct table_opts o = { 0, 0 };
 
-	report_allocsites(&r, &o, &out);
+	report_allocsites(&an, &o, &out);
 	assert_non_null(strstr(out.buf, "allocations by call site"));
 	assert_non_null(strstr(out.buf, "g<main"));
 	assert_null(strstr(out.buf, "f<main"));	/* unchanged: not shown */
 	strbuf_release(&out);
+	analysed_release(&an);
 	result_release(&r);
 }
 
@@ -116,6 +122,7 @@ static void test_stat_and_none(void **state)
 	struct allocsite_table t;
 	struct strbuf out = STRBUF_INIT;
 	struct table_opts o = { 0, 0 };
+	struct analysed an;
 	struct result r;
 
 	(void)state;
@@ -125,14 +132,18 @@ static void test_stat_and_none(void **state)
 	assert_string_equal(t.row[0].key, "g<main");	/* most calls first */
 	assert_string_equal(t.row[1].key, "h<g<main");
 	allocsites_release(&t);
-	report_allocsites(&r, &o, &out);
+	analysed_build(&r, &an);
+	report_allocsites(&an, &o, &out);
 	assert_non_null(strstr(out.buf, "allocations by call site (1 traced run"));
 	strbuf_release(&out);
+	analysed_release(&an);
 	/* Without the marker (no traced run recorded sites) nothing is shown. */
 	r.runs[0].values[1].valid = 0;
-	report_allocsites(&r, &o, &out);
+	analysed_build(&r, &an);
+	report_allocsites(&an, &o, &out);
 	assert_int_equal(out.len, 0);
-	assert_null(allocsites_json(&r));
+	assert_null(allocsites_json(&r, an.sites));
+	analysed_release(&an);
 	strbuf_release(&out);
 	result_release(&r);
 }

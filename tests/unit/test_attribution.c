@@ -18,7 +18,9 @@
 
 #include "core/rng.h"
 #include "core/strbuf.h"
+#include "analysis/analysed.h"
 #include "analysis/attribution.h"
+#include "report/profile.h"
 #include "result/result.h"
 
 static double gauss(struct rng *r)
@@ -129,7 +131,13 @@ static void test_sim_below_threshold(void **state)
 			run->values[1].valid = !v;
 			run->values[1].value = 48e6;
 		}
-	report_sim_attribution(&r, &o, &out);
+	{
+		struct analysed an;
+
+		analysed_build(&r, &an);
+		report_sim_attribution(&an, &o, &out);
+		analysed_release(&an);
+	}
 	if (strstr(out.buf, "-100") || !strstr(out.buf, "-48000000..-38000000"))
 		fail_msg("the table says:\n%s", out.buf);
 	strbuf_release(&out);
@@ -220,7 +228,13 @@ static void test_no_profile(void **state)
 	result_add_variant(&r, "B", argv);
 	attribution_compute(&r, &s);
 	assert_int_equal(s.n, 0);
-	report_attribution(&r, &o, &out);
+	{
+		struct analysed an;
+
+		analysed_build(&r, &an);
+		report_attribution(&an, &o, &out);
+		analysed_release(&an);
+	}
 	assert_int_equal(out.len, 0);
 	attribution_release(&s);
 	strbuf_release(&out);

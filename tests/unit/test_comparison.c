@@ -20,6 +20,7 @@
 
 #include "core/strbuf.h"
 #include "report/compare_table.h"
+#include "analysis/analysed.h"
 #include "analysis/comparison.h"
 #include "result/result.h"
 #include "stats/sequential.h"
@@ -128,6 +129,16 @@ static void test_family_is_what_was_asked(void **state)
 
 /* The table says so too: a bracketed reading for what was not asked; the
  * family named with -v. */
+/* The compare table as the CLI renders it: from the analysed model. */
+static void render_compare(const struct result *r, const struct table_opts *o, struct strbuf *out)
+{
+	struct analysed an;
+
+	analysed_build(r, &an);
+	report_compare_table(&an, o, out);
+	analysed_release(&an);
+}
+
 static void test_family_table(void **state)
 {
 	struct result r;
@@ -136,12 +147,12 @@ static void test_family_table(void **state)
 
 	(void)state;
 	family_case(&r, 1);
-	report_compare_table(&r, &o, &out);
+	render_compare(&r, &o, &out);
 	assert_non_null(strstr(out.buf, "[..]: measured but not asked for, no verdict claimed"));
 	assert_null(strstr(out.buf, "Holm-adjusted across"));
 	strbuf_reset(&out);
 	o.verbose = 1;
-	report_compare_table(&r, &o, &out);
+	render_compare(&r, &o, &out);
 	assert_non_null(strstr(out.buf, "Holm-adjusted across the 1 metric asked for besides "
 				       "wall-time (task-clock)"));
 	assert_non_null(strstr(out.buf, "measured but not asked for (user-time, sys-time, "
@@ -174,7 +185,7 @@ static void test_size_uncertain_words(void **state)
 	assert_string_equal(comparison_verdict_word(&r, c), "slower (size uncertain)");
 	assert_string_equal(comparison_verdict_word(&r, find(&r, &s, "instructions")),
 			    "higher (size uncertain)");
-	report_compare_table(&r, &o, &out);
+	render_compare(&r, &o, &out);
 	assert_non_null(strstr(out.buf, "SLOWER (size uncertain)"));
 	assert_non_null(strstr(out.buf, "HIGHER (size uncertain)"));
 	assert_non_null(strstr(out.buf, " B vs A: SLOWER (size uncertain), wall-time +1.7% "
@@ -300,7 +311,7 @@ static void test_noise_note(void **state)
 	comparisons_noise_note(&r, &n, &text, &hint);
 	assert_non_null(strstr(text.buf, "the hypervisor took 5.0% of the CPUs' time (steal"));
 	assert_non_null(strstr(hint.buf, "--primary task-clock"));
-	report_compare_table(&r, &o, &out);
+	render_compare(&r, &o, &out);
 	assert_non_null(strstr(out.buf, "hint: use --primary task-clock"));
 	comparisons_release(&s);
 	result_release(&r);

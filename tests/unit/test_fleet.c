@@ -18,6 +18,7 @@
 
 #include "core/strbuf.h"
 #include "analysis/fleet.h"
+#include "report/fleet_render.h"
 #include "result/result.h"
 
 #define NB 12

@@ -232,7 +232,11 @@ static void build(struct result *r, int stacks)
 
 static void page(const struct result *r, struct strbuf *out)
 {
-	report_html(r, "the table\n\x1b[1;31mSLOWER\x1b[0m\n", out);
+	struct analysed an;
+
+	analysed_build(r, &an);
+	report_html(&an, "the table\n\x1b[1;31mSLOWER\x1b[0m\n", out);
+	analysed_release(&an);
 }
 
 static void test_page_escapes(void **state)

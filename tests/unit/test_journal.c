@@ -394,7 +394,7 @@ static void test_full_document_round_trip(void **state)
 	error_clear(&err);
 	write_journal(f);
 	f->r.complete = 1;
-	assert_int_equal(report_json_write(&f->r, f->json, &err), 0);
+	assert_int_equal(report_json_write(&f->r, NULL, f->json, &err), 0);
 	assert_int_equal(report_json_read(&got, f->json, &err), 0);
 	assert_same_runs(&f->r, &got, 6);
 	assert_int_equal(got.complete, 1);
@@ -469,7 +469,7 @@ static void test_json_write_refuses_link(void **state)
 	error_clear(&err);
 	spit(f->other, "precious", 8);
 	assert_int_equal(symlink(f->other, f->json), 0);
-	assert_int_equal(report_json_write(&f->r, f->json, &err), -1);
+	assert_int_equal(report_json_write(&f->r, NULL, f->json, &err), -1);
 	assert_non_null(strstr(err.msg, "(a symbolic link)"));
 	text = slurp(f->other, &len);
 	assert_int_equal(len, 8);
