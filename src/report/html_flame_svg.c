@@ -316,6 +316,7 @@ static void legend(const struct draw *d, size_t blocks, int stacks)
 static void gone_list(const struct draw *d)
 {
 	const struct flame_tree *t = d->t;
+	struct strbuf name = STRBUF_INIT;
 	size_t shown = 0;
 
 	for (size_t i = 1; i < t->n; i++) {
@@ -328,14 +329,19 @@ static void gone_list(const struct draw *d)
 			html_text(d->out, d->r->variants[d->variant].name);
 			strbuf_adds(d->out, " (in the second graph only): ");
 		}
-		strbuf_adds(d->out, "<b>");
+		strbuf_reset(&name);
+		name_short(&name, n->name, 0);
+		strbuf_adds(d->out, "<b title=\"");
 		html_text(d->out, n->name);
+		strbuf_adds(d->out, "\">");
+		html_text(d->out, name.buf ? name.buf : "");
 		strbuf_adds(d->out, "</b> (");
 		ms_text(d->out, n->total_b, 0);
 		strbuf_adds(d->out, ")");
 	}
 	if (shown)
 		strbuf_adds(d->out, ".</p>\n");
+	strbuf_release(&name);
 }
 
 static void svg_graph(struct draw *d, const char *id, const char *caption)

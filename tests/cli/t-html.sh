@@ -183,7 +183,7 @@ grep -qE '<text x="[0-9.]+" y="[0-9.]+">gone_soon</text>' before.svg ||
 ! grep -q 'data-name="gone_soon"' after.svg || fail "gone_soon has a width in the variant's graph"
 grep -qE '<g class="frame gone" data-name="gone_soon"' before.svg || fail "gone_soon is not marked gone"
 grep -qE '<text x="[0-9.]+" y="[0-9.]+">kept</text>' after.svg || fail "the variant's graph lacks kept"
-dom_has g.html '<p class="note flame-gone">Gone from after ([^<]|<b>|</b>)*<b>gone_soon</b>'
+dom_has g.html '<p class="note flame-gone">Gone from after ([^<]|<b[^>]*>|</b>)*<b title="gone_soon">gone_soon</b>'
 dom_has g.html '<svg class="flame-scale"'
 # the script ran (the controls are shown), nothing is searched or zoomed yet
 dom_has g.html '<div class="flame-tools">'
@@ -255,6 +255,13 @@ dom_has d.html '<li class="where">also: allocs -'
 dom_has d.html '<table class="allocsites">'
 dom_has d.html '<td class="site"[^>]*>heap_alloc_slow&lt;heap_alloc&lt;'
 dom_has d.html '<td class="site" title="[^"]{93,}">[^<]*…'
+# the page, its widest tables included, fits 1400 px: what Chromium lays
+# out is no wider than its window (a test copy of the page says so)
+sed 's#</body>#<script>document.body.setAttribute("data-width", document.documentElement.scrollWidth)</script></body>#' \
+	d.html >dw.html
+browse --window-size=1400,900 --dump-dom "file://$PWD/dw.html" >dw.dom
+width=$(grep -oE 'data-width="[0-9]+"' dw.dom | grep -oE '[0-9]+')
+[ -n "$width" ] && [ "$width" -le 1400 ] || fail "d.html is ${width:-?} px wide in a 1400 px window"
 
 # --- names, commands and notes with markup and control characters ---
 esc='\u001b'
