@@ -8,149 +8,31 @@
  * DIR/<host>-<task>.json. When srun returns, the results are collected,
  * merged by uarch (analysis/fleet.h) and printed; what did not come back is
  * an error naming the node and quoting Slurm's message, and the finished
- * nodes' results are merged and kept all the same (cli/fleet_collect.c).
- * See docs/fleet.md.
+ * nodes' results are merged and kept all the same. The checks, the tasks'
+ * names, srun's command line and the judging and merging of what the tasks
+ * left are the campaign layer's (campaign/fleet_run.c); this file parses,
+ * runs a task by re-entering compare or stat with its output in the task's
+ * log, and prints. See docs/fleet.md.
  */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/fleet_int.h"
+#include "campaign/fleet_run.h"
 #include "core/outfile.h"
 #include "core/strbuf.h"
+#include "report/fleet_render.h"
+#include "result/json.h"
 #include "run/srun.h"
 
 static const char fleet_usage[] =
 	"pmustat fleet [--slurm \"SRUN-OPTIONS\"] [--results DIR] [--by uarch|host] "
 	"-- compare|stat [options] -- command...";
 
-/* The campaign's options: the words before its first "--". */
-static int campaign_has(int argc, const char **argv, const char *long_name, char short_name)
-{
-	size_t n = strlen(long_name);
-
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		const char *a = argv[i];
-
-		if (a[0] == '-' && a[1] == '-' && !strncmp(a + 2, long_name, n) &&
-		    (!a[2 + n] || a[2 + n] == '='))
-			return 1;
-		if (short_name && a[0] == '-' && a[1] == short_name)
-			return 1;
-	}
-	return 0;
-}
-
-static int check_campaign(int argc, const char **argv, struct error *err)
-{
-	if (argc < 1 || (strcmp(argv[0], "compare") && strcmp(argv[0], "stat"))) {
-		error_set(err, ERR_USAGE, "fleet runs 'compare' or 'stat', not '%s'",
-			  argc < 1 ? "" : argv[0]);
-		return error_hint(err, "e.g. 'pmustat fleet --slurm \"-N4\" -- compare -m allocs "
-				       "-- ./a -- ./b'");
-	}
-	if (campaign_has(argc, argv, "output", 'o')) {
-		error_set(err, ERR_USAGE, "fleet writes each node's result itself: drop -o/--output");
-		return error_hint(err, "name the directory with 'pmustat fleet --results DIR'");
-	}
-	return 0;
-}
-
-/* Does dir hold a task's files already? Those would be merged with ours. */
-static int holds_results(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int found = 0;
-
-	while (d && !found && (e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-
-		found = n > 4 && (!strcmp(e->d_name + n - 4, ".log") ||
-				  !strcmp(e->d_name + n - 5, ".json"));
-	}
-	if (d)
-		closedir(d);
-	return found;
-}
-
-/* DIR must be a writable directory before anything runs; created if missing. */
-static int check_dir(const char *dir, struct error *err)
-{
-	struct stat st;
-
-	if (mkdir(dir, 0777) && errno != EEXIST) {
-		error_set(err, ERR_USAGE, "cannot create results directory '%s': %s", dir,
-			  strerror(errno));
-		return error_hint(err, "choose a writable directory on a filesystem all nodes "
-				       "share with '--results DIR'");
-	}
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK)) {
-		error_set(err, ERR_USAGE, "results directory '%s' is not a writable directory", dir);
-		return error_hint(err, "choose a writable directory on a filesystem all nodes "
-				       "share with '--results DIR'");
-	}
-	if (holds_results(dir)) {
-		error_set(err, ERR_USAGE, "results directory '%s' holds an earlier fleet's results",
-			  dir);
-		return error_hint(err, "give a new directory with '--results DIR' (merge the old "
-				       "ones with 'pmustat report --by uarch DIR/*-*.json')");
-	}
-	return 0;
-}
-
 /* ---- task mode: one Slurm task ---- */
-
-/* "host-task" (the name of a task's files). */
-static void task_name(char *out, size_t len, int *task)
-{
-	char host[64];
-	const char *id = getenv("SLURM_PROCID");
-
-	if (gethostname(host, sizeof(host)))
-		snprintf(host, sizeof(host), "unknown");
-	host[sizeof(host) - 1] = '\0';
-	*task = id && *id ? atoi(id) : 0;
-	snprintf(out, len, "%s-%d", host, *task);
-}
-
-/* The node part of a "host-task" name. */
-const char *fleet_task_host(const char *name)
-{
-	static char host[160];
-	const char *dash = strrchr(name, '-');
-
-	snprintf(host, sizeof(host), "%.*s", dash ? (int)(dash - name) : (int)strlen(name), name);
-	return host;
-}
-
-/* PMUSTAT_CPU_TASKS="ID0,ID1,...": task N pretends to be the Nth CPU
- * (PMUSTAT_CPU), so one machine can stand in for a fleet (tests, demos). */
-static void pretend_cpu(int task)
-{
-	const char *list = getenv("PMUSTAT_CPU_TASKS");
-	int i = 0;
-
-	for (const char *p = list; p && *p; i++) {
-		size_t n = strcspn(p, ",");
-
-		if (i == task) {
-			char *id = xstrndup(p, n);
-
-			setenv("PMUSTAT_CPU", id, 1);
-			free(id);
-			return;
-		}
-		p += n + (p[n] == ',');
-	}
-}
 
 static int run_task(const char *dir, int argc, const char **argv)
 {
@@ -161,8 +43,8 @@ static int run_task(const char *dir, int argc, const char **argv)
 	const char *ntasks = getenv("SLURM_NTASKS"), *job = getenv("SLURM_JOB_ID");
 
 	error_clear(&err);
-	task_name(name, sizeof(name), &task);
-	pretend_cpu(task);
+	fleet_task_name(name, sizeof(name), &task);
+	fleet_pretend_cpu(task);
 	snprintf(path, sizeof(path), "%s/%s.log", dir, name);
 	/* The results directory may be writable by others (a shared file
 	 * system): the log is an output like any other, never a planted
@@ -201,36 +83,30 @@ static int run_task(const char *dir, int argc, const char **argv)
 
 /* ---- the submitting side ---- */
 
-static char **srun_argv(const char *srun, const struct words *opts, const char *self,
-			const char *dir, int argc, const char **argv, const char *seed)
+/* Merge what came back, write DIR/fleet.json and print the cross-machine
+ * report (also when the file cannot be written). */
+static int merge(const char *dir, const struct fleet_collected *c, enum fleet_by by)
 {
-	struct words w = { 0 };
+	struct strbuf table = STRBUF_INIT, path = STRBUF_INIT;
+	struct fleet f;
+	struct error err;
+	json_t *doc;
+	int rc;
 
-	words_add(&w, srun, strlen(srun));
-	for (size_t i = 0; i < opts->n; i++)
-		words_add(&w, opts->v[i], strlen(opts->v[i]));
-	words_add(&w, self, strlen(self));
-	words_add(&w, "fleet", 5);
-	words_add(&w, "--task-of", 9);
-	words_add(&w, dir, strlen(dir));
-	words_add(&w, "--", 2);
-	words_add(&w, argv[0], strlen(argv[0]));
-	if (seed) {
-		words_add(&w, "--seed", 6);
-		words_add(&w, seed, strlen(seed));
-	}
-	for (int i = 1; i < argc; i++)
-		words_add(&w, argv[i], strlen(argv[i]));
-	return w.v;
-}
-
-static void default_dir(char *out, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	localtime_r(&t, &tm);
-	strftime(out, len, "fleet-%Y%m%d-%H%M%S", &tm);
+	error_clear(&err);
+	if (fleet_collect_merge(c, by, &f, &err))
+		return cli_error(&err);
+	fleet_table(&f, &table);
+	doc = fleet_json(&f);
+	strbuf_addf(&path, "%s/fleet.json", dir);
+	rc = report_json_write_doc(doc, path.buf, &err) ? cli_error(&err) : 0;
+	if (!rc)
+		strbuf_addf(&table, "\nper-node results and logs in %s/, this report in %s\n",
+			    dir, path.buf);
+	json_decref(doc);
+	fleet_release(&f);
+	strbuf_release(&path);
+	return cli_print(&table) ? PMU_EXIT_RUNTIME : rc;
 }
 
 static int submit(const char *slurm, const char *dir, enum fleet_by by, int argc,
@@ -245,8 +121,8 @@ static int submit(const char *slurm, const char *dir, enum fleet_by by, int argc
 	int rc;
 
 	error_clear(&err);
-	if (check_campaign(argc, argv, &err) || (slurm && words_append(&opts, slurm, "--slurm", &err)) ||
-	    check_dir(dir, &err)) {
+	if (fleet_check_campaign(argc, argv, &err) ||
+	    (slurm && words_append(&opts, slurm, "--slurm", &err)) || fleet_check_dir(dir, &err)) {
 		words_release(&opts);
 		return cli_error(&err);
 	}
@@ -266,8 +142,8 @@ static int submit(const char *slurm, const char *dir, enum fleet_by by, int argc
 	self[n > 0 ? n : 0] = '\0';
 	/* One seed for every node: the same schedule everywhere. */
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)time(NULL) ^ (unsigned)getpid());
-	av = srun_argv(srun, &opts, self, dir, argc, argv,
-		       campaign_has(argc, argv, "seed", 0) ? NULL : seed);
+	av = fleet_srun_argv(srun, &opts, self, dir, argc, argv,
+			     fleet_campaign_has(argc, argv, "seed", 0) ? NULL : seed);
 	fflush(stdout);
 	rc = srun_run(av, STDERR_FILENO, &msg, &err);
 	strv_free(av);
@@ -278,9 +154,12 @@ static int submit(const char *slurm, const char *dir, enum fleet_by by, int argc
 		return cli_error(&err);
 	}
 	fleet_collect(dir, &c, msg.buf ? msg.buf : "");
-	rc = fleet_collect_verdict(dir, &c, rc, msg.buf ? msg.buf : "");
+	for (int i = 0; i < c.failed; i++)
+		cli_error(&c.errors[i]);
+	rc = fleet_collect_verdict(dir, &c, rc, msg.buf ? msg.buf : "", &err);
+	rc = rc < 0 ? cli_error(&err) : rc ? PMU_EXIT_RUNTIME : PMU_EXIT_OK;
 	if (c.ok.n) {
-		int mrc = fleet_collect_merge(dir, &c, by);
+		int mrc = merge(dir, &c, by);
 
 		rc = rc ? rc : mrc;
 	}
@@ -319,7 +198,7 @@ int cmd_fleet(int argc, const char **argv)
 		return PMU_EXIT_USAGE;
 	}
 	if (!dir) {
-		default_dir(dflt, sizeof(dflt));
+		fleet_default_dir(dflt, sizeof(dflt));
 		dir = dflt;
 	}
 	return submit(slurm, dir, by_what, argc - next, argv + next);
