@@ -1,0 +1,17 @@
+# test_analysed counts how many times one command computes its comparisons.
+# It drives the real CLI: main.o with its main() renamed (objcopy), linked
+# with every other CLI object, and comparisons_compute wrapped by the linker
+# (-Wl,--wrap) so that the test's own __wrap_comparisons_compute counts the
+# calls made from every other object — no counter in the library itself.
+TEST_CLI_MAIN := $(BUILD)/tests/cli-main.o
+
+$(TEST_CLI_MAIN): $(BUILD)/src/cli/main.o
+	@mkdir -p $(dir $@)
+	objcopy --redefine-sym main=pmustat_cli_main $< $@
+
+$(BUILD)/tests/test_analysed: tests/unit/test_analysed.c $(TEST_CLI_MAIN) \
+		$(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(INTERNAL)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(LDFLAGS) -Wl,--wrap=comparisons_compute -MMD -MP -o $@ \
+		$< $(TEST_CLI_MAIN) $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(INTERNAL) \
+		-lcmocka -lpfm $(LDLIBS_BASE)
