@@ -15,3 +15,9 @@ $(BUILD)/tests/test_analysed: tests/unit/test_analysed.c $(TEST_CLI_MAIN) \
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(LDFLAGS) -Wl,--wrap=comparisons_compute -MMD -MP -o $@ \
 		$< $(TEST_CLI_MAIN) $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(INTERNAL) \
 		-lcmocka -lpfm $(LDLIBS_BASE)
+
+# The renderers' golden files (tests/unit/test_golden.c): after an intended
+# change of the output, rewrite them and review the diff.
+.PHONY: golden-update
+golden-update: $(BUILD)/tests/test_golden
+	PMUSTAT_GOLDEN_UPDATE=1 $(BUILD)/tests/test_golden
