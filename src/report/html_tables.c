@@ -304,54 +304,31 @@ static void allocation_sites(const struct analysed *an, struct strbuf *out)
 	}
 }
 
-static const char *const sim_counts[] = { "instructions", "l1d-misses", "llc-misses",
-					  "branch-misses" };
-#define NSIM (sizeof(sim_counts) / sizeof(sim_counts[0]))
-
-static void sim_delta_cell(struct strbuf *out, const json_t *count)
-{
-	double a = json_number_value(json_object_get(count, "baseline"));
-	double d = json_number_value(json_object_get(count, "delta"));
-	struct unit_scale us = unit_pick("", d);
-
-	strbuf_adds(out, "<td class=\"num\">");
-	strbuf_adds(out, d > 0 ? "+" : "");
-	unit_format(out, &us, d);
-	if (a > 0)
-		strbuf_addf(out, " <span class=\"pct\">(%+.1f%%)</span>", 100 * d / a);
-	strbuf_adds(out, "</td>");
-}
-
-/* Cachegrind's counts per function, as attribution.c gives them. */
+/* Cachegrind's counts per function: the terminal's table. */
 static void simulated(const struct analysed *a, struct strbuf *out)
 {
-	json_t *all = sim_attribution_json(a->r, a->sim), *v, *f;
-	size_t i, k;
+	const struct result *r = a->r;
+	int any = 0;
 
-	if (!all)
-		return;
-	json_array_foreach(all, i, v) {
+	for (size_t v = 0; r->nvariants >= 2 && v < r->nvariants; v++) {
+		struct texttable t;
+
+		if (!a->sim[v].n)
+			continue;
+		any = 1;
 		strbuf_adds(out, "<h3>Where the simulated difference is: ");
-		html_text(out, json_string_value(json_object_get(v, "variant")));
+		html_text(out, r->variants[v].name);
 		strbuf_adds(out, " vs ");
-		html_text(out, json_string_value(json_object_get(v, "baseline")));
-		strbuf_adds(out, "</h3>\n<table class=\"profile sim\"><thead><tr><th>function</th>");
-		for (k = 0; k < NSIM; k++)
-			strbuf_addf(out, "<th>Δ %s</th>", sim_counts[k]);
-		strbuf_adds(out, "</tr></thead>\n<tbody>\n");
-		json_array_foreach(json_object_get(v, "functions"), k, f) {
-			strbuf_adds(out, "<tr><td class=\"fn\">");
-			html_text(out, json_string_value(json_object_get(f, "function")));
-			strbuf_adds(out, "</td>");
-			for (size_t c = 0; c < NSIM; c++)
-				sim_delta_cell(out, json_object_get(f, sim_counts[c]));
-			strbuf_adds(out, "</tr>\n");
-		}
-		strbuf_adds(out, "</tbody></table>\n");
+		html_text(out, r->variants[r->baseline].name);
+		strbuf_adds(out, "</h3>\n");
+		sim_attribution_table(a, v, &t);
+		html_texttable(out, &t, "profile sim");
+		texttable_release(&t);
 	}
-	strbuf_adds(out, "<p class=\"legend\">Cachegrind's counts per function, per simulated "
-			 "run: a model, exact, not this CPU's; no interval needed.</p>\n");
-	json_decref(all);
+	if (any)
+		strbuf_adds(out, "<p class=\"legend\">Cachegrind's counts per function, per "
+				 "simulated run: a model, exact, not this CPU's; no interval "
+				 "needed.</p>\n");
 }
 
 void html_profile(const struct html_ctx *c, struct strbuf *out)

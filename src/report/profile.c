@@ -197,6 +197,48 @@ static void sim_delta_low(struct strbuf *sb, const struct sim_fn *f, size_t k,
 		strbuf_addf(sb, "%+.0f..%+.0f", f->b[0] - bound, f->b[0]);
 }
 
+static const char *const sim_classes[] = { "fn", NULL, NULL, NULL, NULL };
+
+size_t sim_attribution_table(const struct analysed *a, size_t v, struct texttable *t)
+{
+	const struct sim_fn *f = a->sim[v].f;
+	double total = a->sim[v].total;
+	const double *side = a->sim[v].side;
+	size_t n = a->sim[v].n, row, shown = 0;
+
+	texttable_init(t, 5, "lrrrr");
+	t->classes = sim_classes;
+	row = texttable_row(t);
+	texttable_set(t, row, 0, "function");
+	for (size_t k = 0; k < SIM_NCOUNTS; k++)
+		texttable_set(t, row, k + 1, "Δ %s", sim_count_names[k]);
+	for (size_t i = 0; i < n && i < ATTRIBUTION_MAX; i++) {
+		if (fabs(f[i].b[0] - f[i].a[0]) < ATTRIBUTION_SHOW_FRACTION * total / 10)
+			break;
+		struct strbuf fn = STRBUF_INIT;
+
+		if (f[i].low_a && f[i].low_b)
+			continue;
+		row = texttable_row(t);
+		name_short(&fn, f[i].key, NAME_COLUMN_MAX);
+		texttable_set(t, row, 0, "%s", fn.buf ? fn.buf : "");
+		texttable_title(t, row, 0, f[i].key);
+		strbuf_release(&fn);
+		for (size_t k = 0; k < SIM_NCOUNTS; k++) {
+			struct strbuf d = STRBUF_INIT;
+
+			if (f[i].low_a || f[i].low_b)
+				sim_delta_low(&d, &f[i], k, side);
+			else
+				sim_delta(&d, f[i].a[k], f[i].b[k]);
+			texttable_set(t, row, k + 1, "%s", d.buf);
+			strbuf_release(&d);
+		}
+		shown++;
+	}
+	return shown;
+}
+
 void report_sim_attribution(const struct analysed *a, const struct table_opts *o,
 			    struct strbuf *out)
 {
@@ -205,53 +247,19 @@ void report_sim_attribution(const struct analysed *a, const struct table_opts *o
 
 	(void)o;
 	for (size_t v = 0; r->nvariants >= 2 && v < r->nvariants; v++) {
-		const struct sim_fn *f = a->sim[v].f;
-		double total = a->sim[v].total;
-		const double *side = a->sim[v].side;
-		size_t n = a->sim[v].n;
+		struct strbuf pa = STRBUF_INIT, pb = STRBUF_INIT;
 		struct texttable t;
-		size_t row;
 
-		if (!n)
+		if (!a->sim[v].n)
 			continue;
 		if (!header++)
 			strbuf_adds(out, "\nwhere the simulated difference is (cachegrind's counts per "
 					 "function, per run: a model, exact, not this CPU's):\n");
-		{
-			struct strbuf pa = STRBUF_INIT, pb = STRBUF_INIT;
-
-			strbuf_addf(out, "  %s vs %s:\n", printable_in(&pb, r->variants[v].name),
-				    printable_in(&pa, r->variants[r->baseline].name));
-			strbuf_release(&pa);
-			strbuf_release(&pb);
-		}
-		texttable_init(&t, 5, "lrrrr");
-		row = texttable_row(&t);
-		texttable_set(&t, row, 0, "function");
-		for (size_t k = 0; k < SIM_NCOUNTS; k++)
-			texttable_set(&t, row, k + 1, "Δ %s", sim_count_names[k]);
-		for (size_t i = 0; i < n && i < ATTRIBUTION_MAX; i++) {
-			if (fabs(f[i].b[0] - f[i].a[0]) < ATTRIBUTION_SHOW_FRACTION * total / 10)
-				break;
-			struct strbuf fn = STRBUF_INIT;
-
-			if (f[i].low_a && f[i].low_b)
-				continue;
-			row = texttable_row(&t);
-			name_short(&fn, f[i].key, NAME_COLUMN_MAX);
-			texttable_set(&t, row, 0, "%s", fn.buf ? fn.buf : "");
-			strbuf_release(&fn);
-			for (size_t k = 0; k < SIM_NCOUNTS; k++) {
-				struct strbuf d = STRBUF_INIT;
-
-				if (f[i].low_a || f[i].low_b)
-					sim_delta_low(&d, &f[i], k, side);
-				else
-					sim_delta(&d, f[i].a[k], f[i].b[k]);
-				texttable_set(&t, row, k + 1, "%s", d.buf);
-				strbuf_release(&d);
-			}
-		}
+		strbuf_addf(out, "  %s vs %s:\n", printable_in(&pb, r->variants[v].name),
+			    printable_in(&pa, r->variants[r->baseline].name));
+		strbuf_release(&pa);
+		strbuf_release(&pb);
+		sim_attribution_table(a, v, &t);
 		texttable_render(&t, 4, out);
 		texttable_release(&t);
 	}

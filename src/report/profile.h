@@ -28,6 +28,10 @@ size_t attribution_top_table(const struct analysed *a, struct texttable *tt);
  * time per run (mean over the profiled runs). */
 void report_profile_top(const struct analysed *a, const struct table_opts *o, struct strbuf *out);
 
+/* Variant v's cachegrind counts per function against the baseline as the
+ * terminal's table (a->sim[v].n must be nonzero); returns the rows. */
+size_t sim_attribution_table(const struct analysed *a, size_t v, struct texttable *t);
+
 /* compare with simulated runs: the exact change of cachegrind's counts per
  * function. */
 void report_sim_attribution(const struct analysed *a, const struct table_opts *o,
