@@ -56,6 +56,10 @@ zrun() { # index
 } >z.json
 run_pm 0 report z.json
 expect_not_in out "never counted in the same run"
+expect_in out "counted 0 in every run in branches, branch-misses"
+# each warning in full, per metric: the verbose view
+run_pm 0 report -v z.json
+expect_not_in out "never counted in the same run"
 expect_in out "branch-miss-ratio: undefined in every run: its denominator 'branches' counted 0 (both inputs were counted in the same runs)"
 expect_in out "branches: counted 0 in every run: this PMU may not implement it"
 expect_in out "branch-misses: counted 0 in every run: this PMU may not implement it"
