@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -241,9 +242,50 @@ static void test_no_profile(void **state)
 	result_release(&r);
 }
 
+/*
+ * The top functions and the pairs, without noise: A spends 50, 30 and 5 ms
+ * in f0, f1, f2 per run, B 20 ms more in f1. The top of all profiled runs
+ * (3 blocks x 2 variants) is f0 50, f1 40 (30 and 50 averaged), f2 5; the
+ * total 95 ms; no incl: metric, so no inclusive time. Block 1's B run has
+ * no sample count (not profiled): the pairs are blocks 0 and 2.
+ */
+static void test_top_and_pairs(void **state)
+{
+	const double base[] = { 50e6, 30e6, 5e6 }, extra[] = { 0, 20e6, 0 };
+	struct attribution_top *t;
+	struct attribution_pairs p;
+	size_t n, runs;
+	double total;
+	struct result r;
+
+	(void)state;
+	build(&r, 3, base, extra, 3, 0, 1);
+	n = attribution_top(&r, &t, &runs, &total);
+	assert_int_equal(n, 3);
+	assert_int_equal(runs, 6);
+	assert_string_equal(r.metrics[t[0].metric].name, "self:f0");
+	assert_true(fabs(t[0].mean - 50e6) < 1e-3);
+	assert_string_equal(r.metrics[t[1].metric].name, "self:f1");
+	assert_true(fabs(t[1].mean - 40e6) < 1e-3);
+	assert_true(fabs(t[2].mean - 5e6) < 1e-3);
+	assert_true(fabs(total - 95e6) < 1e-3);
+	assert_true(isnan(t[0].incl));
+	free(t);
+	r.runs[3].values[1].valid = 0;	/* block 1, B: no profile */
+	attribution_pairs(&r, 1, &p);
+	assert_int_equal(p.n, 2);
+	assert_int_equal(p.ia[0], 0);
+	assert_int_equal(p.ib[0], 1);
+	assert_int_equal(p.ia[1], 4);
+	assert_int_equal(p.ib[1], 5);
+	attribution_pairs_release(&p);
+	result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_top_and_pairs),
 		cmocka_unit_test(test_known_extra),
 		cmocka_unit_test(test_share_of_profiled_change),
 		cmocka_unit_test(test_sim_below_threshold),

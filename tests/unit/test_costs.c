@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysed.h"
@@ -103,9 +104,59 @@ static void test_region_cost_past_wall(void **state)
 	result_release(&r);
 }
 
+/*
+ * A perturbing mechanism's cost: each instrumented run paired with the
+ * variant's last timed run before it. A: 1 ms then 1.5 ms with calls, 2 ms
+ * then 3 ms: both pairs 1.5x, so the ratio is 1.5 exactly, and so is its
+ * interval (no spread). B ran no instrumented run: no row.
+ */
+static void test_mechanism_cost(void **state)
+{
+	char *argv[] = { NULL };
+	struct mechanism_cost_row *rows;
+	struct stats_paired p;
+	struct result r;
+	struct result_run *x;
+	const double timed[2] = { 1e6, 2e6 };
+
+	(void)state;
+	result_init(&r, "compare");
+	result_add_variant(&r, "A", argv);
+	result_add_variant(&r, "B", argv);
+	result_add_metric(&r, "wall-time", "ns", MSRC_CLOCK);
+	result_add_metric(&r, COST_METRIC_PREFIX "calls", "ns", MSRC_CLOCK)->hidden = 1;
+	for (int k = 0; k < 2; k++) {
+		x = result_add_run(&r);
+		x->variant = 0;
+		x->status = RUN_OK;
+		x->values[0] = (struct result_value){ .value = timed[k], .valid = 1 };
+		x = result_add_run(&r);
+		x->variant = 1;
+		x->status = RUN_OK;
+		x->values[0] = (struct result_value){ .value = 7e6, .valid = 1 };
+		x = result_add_run(&r);
+		x->variant = 0;
+		x->status = RUN_OK;
+		x->instrumented = 1;
+		x->values[1] = (struct result_value){ .value = 1.5 * timed[k], .valid = 1 };
+	}
+	assert_int_equal(mechanism_cost(&r, 1, 0, &p), 2);
+	assert_true(fabs(p.ratio - 1.5) < 1e-12);
+	assert_true(fabs(p.ci_lo - 1.5) < 1e-9 && fabs(p.ci_hi - 1.5) < 1e-9);
+	assert_int_equal(mechanism_cost(&r, 1, 1, &p), 0);
+	assert_int_equal(mechanism_costs_compute(&r, &rows), 1);
+	assert_int_equal(rows[0].metric, 1);
+	assert_int_equal(rows[0].variant, 0);
+	assert_int_equal(rows[0].pairs, 2);
+	assert_true(fabs(rows[0].p.ratio - 1.5) < 1e-12);
+	free(rows);
+	result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mechanism_cost),
 		cmocka_unit_test(test_region_cost),
 		cmocka_unit_test(test_region_cost_past_wall),
 	};
