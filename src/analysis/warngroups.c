@@ -77,17 +77,19 @@ static int same_set(const struct strbuf *x, const struct strbuf *y)
 	return !strcmp(x->buf ? x->buf : "", y->buf ? y->buf : "");
 }
 
-/* "label in m1, m2 (v1, v2); m3 (v2)". */
+/* "label in m1, m2 (v1, v2); m3 (v2)" ("label: m1, ..." for a label
+ * ending in ':'). */
 static void clauses(const struct warn_item *items, const struct warn_group *g,
 		    struct strbuf *out)
 {
-	size_t n = g->nmetrics;
+	size_t n = g->nmetrics, len = strlen(g->label);
 	struct strbuf *vs = xcalloc(n + 1, sizeof(*vs));
 	char *done = xcalloc(n + 1, 1);
 
 	for (size_t m = 0; m < n; m++)
 		variants_of(items, g, g->metrics[m], &vs[m]);
-	strbuf_addf(out, "%s in ", g->label);
+	/* "outliers in wall-time", but "counted 0 in every run: branches" */
+	strbuf_addf(out, "%s%s ", g->label, len && g->label[len - 1] == ':' ? "" : " in");
 	for (size_t m = 0; m < n; m++) {
 		if (done[m])
 			continue;

@@ -14,7 +14,9 @@
 
 struct warn_item {
 	const char *kind;	/* stable id ("outliers", "drift"); NULL: a group of its own */
-	const char *label;	/* what the group's line calls the kind: "outliers" */
+	const char *label;	/* what the group's line calls the kind: "outliers"
+				 * ("outliers in wall-time (vec)"); one ending in ':'
+				 * is followed by the metrics without "in" */
 	const char *metric;	/* or NULL */
 	const char *variant;	/* or NULL (one variant: stat) */
 	const char *text;	/* the warning in full, with its figures */

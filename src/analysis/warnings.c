@@ -17,12 +17,12 @@ static const struct {
 	{ "cold-start", "a slow first run (a cold start)" },
 	{ "drift", "drift with run order" },
 	{ "outliers", "outliers (kept)" },
-	{ "counted-zero", "counted 0 in every run" },
-	{ "zero-denominator", "undefined ratios (a denominator of 0 in every run)" },
-	{ "cross-group", "ratios of inputs counted in different runs" },
+	{ "counted-zero", "counted 0 in every run (the PMU may not implement them):" },
+	{ "zero-denominator", "undefined in every run (a denominator counted 0):" },
+	{ "cross-group", "ratios of inputs counted in different runs:" },
 	{ "multiplexed", "runs left out as multiplexed" },
 	{ "noise", "noise from outside the program" },
-	{ "varies", "counts that should not vary, but did" },
+	{ "varies", "counts that should not vary, but did:" },
 };
 
 static const char *label_of(const char *kind)

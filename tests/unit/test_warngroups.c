@@ -91,16 +91,20 @@ static void test_no_variants(void **state)
 		{ "noise", "noisy hosts", NULL, "A", "t1", "h2" },
 		{ "noise", "noisy hosts", NULL, "B", "t2", "h2" },
 		{ "nodet", "varying counts", "allocs", "B", "allocs of B varied", NULL },
+		{ "zero", "counted 0 in every run:", "branches", NULL, "counted 0", "h3" },
+		{ "zero", "counted 0 in every run:", "branch-misses", NULL, "counted 0", "h3" },
 	};
 	struct warn_groups gs;
 
 	(void)state;
-	warn_groups_build(w, 5, &gs);
-	assert_int_equal(gs.n, 3);
+	warn_groups_build(w, 7, &gs);
+	assert_int_equal(gs.n, 4);
 	assert_string_equal(gs.g[0].summary, "outliers in wall-time, task-clock");
 	assert_string_equal(gs.g[1].summary, "noisy hosts in A, B");
 	/* the text names the metric already: no prefix */
 	assert_string_equal(gs.g[2].summary, "allocs of B varied");
+	/* a label ending in ':' takes the metrics without "in" */
+	assert_string_equal(gs.g[3].summary, "counted 0 in every run: branches, branch-misses");
 	warn_groups_release(&gs);
 	warn_groups_build(w, 0, &gs);
 	assert_int_equal(gs.n, 0);
