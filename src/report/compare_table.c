@@ -188,12 +188,20 @@ static void ratio_cells(struct texttable *t, size_t row, const struct comparison
 	texttable_set(t, row, 7, "%zu", c->n);
 }
 
-/* uncounted: by default the metrics not counted are named there, in one
- * line under the table, instead of a row each. */
-static void rows(const struct result *r, const struct comparison_set *s,
-		 const struct table_opts *o, struct texttable *t, struct strbuf *uncounted)
+static const char *const table_classes[] = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+					    "verdict" };
+
+void compare_table_model(const struct analysed *a, const struct table_opts *o,
+			 const char *(*row_class)(const struct comparison *c), struct texttable *t,
+			 struct strbuf *uncounted)
 {
-	size_t row = texttable_row(t);
+	const struct result *r = a->r;
+	const struct comparison_set *s = &a->cmp;
+	size_t row;
+
+	texttable_init(t, 9, "llrrrlrrl");
+	t->classes = table_classes;
+	row = texttable_row(t);
 	const char *head[] = { "metric", "variant", "baseline", "variant", "ratio",
 			       r->decide ? "95% conf. sequence" : "95% CI of ratio",
 			       "p", "n", "verdict" };
@@ -229,6 +237,8 @@ static void rows(const struct result *r, const struct comparison_set *s,
 			centre(t, row, 3, &us, c->mean_b, c->cv_b);
 			ratio_cells(t, row, c);
 			verdict_cell(t, row, r, c, o);
+			if (row_class)
+				texttable_row_class(t, row, row_class(c));
 		}
 	}
 }
@@ -362,8 +372,7 @@ void report_compare_table(const struct analysed *a, const struct table_opts *o,
 	report_reading(a, o, out);
 	strbuf_addch(out, '\n');
 	variants(r, o, out);
-	texttable_init(&t, 9, "llrrrlrrl");
-	rows(r, s, o, &t, &uncounted);
+	compare_table_model(a, o, NULL, &t, &uncounted);
 	if (o->markdown)
 		texttable_render_markdown(&t, out);
 	else

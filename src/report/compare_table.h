@@ -12,6 +12,7 @@
 #include "analysis/analysed.h"
 #include "result/result.h"
 #include "report/table.h"
+#include "report/texttable.h"
 
 /* The verdict as the table shows it: the direction (or EQUIVALENT,
  * INCONCLUSIVE) in capitals, a qualifier after it in lower case; a metric
@@ -20,6 +21,14 @@
  * cross-machine table (analysis/fleet.c) show the same. */
 void compare_verdict_text(const struct result *r, const struct comparison *c, char *word,
 			  size_t size);
+
+/* The table's model, the header row first: per metric and variant the
+ * centres, ratio, interval, p, n and verdict; the metrics not counted are
+ * named in uncounted (o->verbose: a row each). row_class (or NULL) names
+ * each compared row for the HTML page. The terminal and the page draw it. */
+void compare_table_model(const struct analysed *a, const struct table_opts *o,
+			 const char *(*row_class)(const struct comparison *c), struct texttable *t,
+			 struct strbuf *uncounted);
 
 void report_compare_table(const struct analysed *a, const struct table_opts *o,
 			  struct strbuf *out);

@@ -116,7 +116,12 @@ void html_texttable(struct strbuf *out, const struct texttable *t, const char *c
 	for (size_t r = 0; r < t->nrows; r++) {
 		int head = r == 0 && !t->head;
 
-		strbuf_adds(out, head ? "<thead><tr>" : "<tr>");
+		if (head)
+			strbuf_adds(out, "<thead><tr>");
+		else if (t->row_classes[r])
+			strbuf_addf(out, "<tr class=\"%s\">", t->row_classes[r]);
+		else
+			strbuf_adds(out, "<tr>");
 		for (size_t c = 0; c < t->ncols && !(t->span[r] && c > 1); c++)
 			table_cell(out, t, r, c, head ? "th" : "td");
 		strbuf_adds(out, head ? "</tr></thead>\n<tbody>\n" : "</tr>\n");

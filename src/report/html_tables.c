@@ -17,70 +17,6 @@
 
 /* ---- verdicts ------------------------------------------------------------ */
 
-static void centre_cell(struct strbuf *out, const struct unit_scale *us, double mean, double cv)
-{
-	strbuf_adds(out, "<td class=\"num\">");
-	html_value(out, us, mean);
-	if (isfinite(cv))
-		strbuf_addf(out, " <span class=\"cv\">±%.1f%%</span>", 100 * cv);
-	strbuf_adds(out, "</td>");
-}
-
-static void ratio_cells(struct strbuf *out, const struct comparison *c)
-{
-	if (c->method == CMP_NONE) {
-		strbuf_adds(out, "<td class=\"num\">—</td><td colspan=\"3\">");
-		html_text(out, c->why);
-		strbuf_adds(out, "</td>");
-		return;
-	}
-	strbuf_addf(out, "<td class=\"num\">%.4f</td><td>", c->ratio);
-	if (c->method == CMP_EXACT && c->ci_lo == c->ci_hi)
-		strbuf_adds(out, "exact (same in every block)");
-	else if (c->method == CMP_EXACT)
-		strbuf_addf(out, "exact, range [%.4f, %.4f]%s", c->ci_lo, c->ci_hi,
-			    c->exact_varies ? " (varies!)" : "");
-	else if (isfinite(c->ci_lo) && isfinite(c->ci_hi))
-		strbuf_addf(out, "[%.4f, %.4f]<br><span class=\"pct\">%+.1f%% … %+.1f%%</span>",
-			    c->ci_lo, c->ci_hi, 100 * (c->ci_lo - 1), 100 * (c->ci_hi - 1));
-	else
-		strbuf_adds(out, "unbounded");
-	strbuf_adds(out, "</td>");
-	if (c->role != ROLE_OUTSIDE && isfinite(c->p_holm))
-		strbuf_addf(out, "<td class=\"num\">%.2g</td>", c->p_holm);
-	else
-		strbuf_adds(out, "<td class=\"num\">—</td>");
-	strbuf_addf(out, "<td class=\"num\">%zu</td>", c->n);
-}
-
-static void verdict_row(const struct html_ctx *c, size_t m, size_t v, struct strbuf *out)
-{
-	const struct result *r = c->r;
-	const struct comparison *k = comparisons_find(&c->cmp, m, v);
-	struct unit_scale us;
-	char word[64];
-
-	strbuf_addf(out, "<tr class=\"%s\"><td>", k ? html_verdict_class(k) : "v-none");
-	html_text(out, r->metrics[m].name);
-	if (r->metrics[m].source == MSRC_SIM)
-		strbuf_adds(out, " <small>(sim)</small>");
-	if (!k) {
-		strbuf_adds(out, "</td><td colspan=\"8\">not counted (see the notes)</td></tr>\n");
-		return;
-	}
-	strbuf_adds(out, "</td><td>");
-	html_text(out, r->variants[v].name);
-	strbuf_adds(out, "</td>");
-	us = unit_pick(r->metrics[m].unit, k->mean_a);
-	centre_cell(out, &us, k->mean_a, k->cv_a);
-	centre_cell(out, &us, k->mean_b, k->cv_b);
-	ratio_cells(out, k);
-	compare_verdict_text(r, k, word, sizeof(word));
-	strbuf_adds(out, "<td class=\"verdict\">");
-	html_text(out, word);
-	strbuf_adds(out, "</td></tr>\n");
-}
-
 static void headline(const struct html_ctx *c, struct strbuf *out)
 {
 	const struct result *r = c->r;
@@ -107,31 +43,28 @@ static void headline(const struct html_ctx *c, struct strbuf *out)
 	}
 }
 
+/* The terminal's table (compare_table_model), each compared row styled by
+ * its verdict; the metrics not counted here named under it, as there. */
 void html_verdicts(const struct html_ctx *c, struct strbuf *out)
 {
 	const struct result *r = c->r;
+	struct table_opts o = { 0 };
+	struct strbuf uncounted = STRBUF_INIT;
+	struct texttable t;
 
 	if (r->nvariants < 2)
 		return;
 	headline(c, out);
-	strbuf_adds(out, "<table class=\"verdicts\"><thead><tr><th>metric</th><th>variant</th><th>");
-	html_text(out, r->variants[r->baseline].name);
-	strbuf_addf(out, " (baseline)</th><th>variant</th><th>ratio</th><th>%s</th><th>p</th>"
-		    "<th>n</th><th>verdict</th></tr></thead>\n<tbody>\n",
-		    r->decide ? "95% confidence sequence" : "95% CI of ratio");
-	for (size_t m = 0; m < r->nmetrics; m++) {
-		if (r->metrics[m].hidden || r->metrics[m].source == MSRC_PROFILE ||
-		    r->metrics[m].source == MSRC_HOST)
-			continue;
-		for (size_t v = 0; v < r->nvariants; v++) {
-			if ((int)v == r->baseline)
-				continue;
-			verdict_row(c, m, v, out);
-			if (!comparisons_find(&c->cmp, m, v))
-				break;
-		}
+	compare_table_model(c->a, &o, html_verdict_class, &t, &uncounted);
+	html_texttable(out, &t, "verdicts");
+	texttable_release(&t);
+	if (uncounted.len) {
+		strbuf_adds(out, "<p class=\"note\">Not counted here: ");
+		html_text(out, uncounted.buf);
+		strbuf_adds(out, " (see the notes).</p>\n");
 	}
-	strbuf_adds(out, "</tbody></table>\n<p class=\"legend\">ratio = variant / ");
+	strbuf_release(&uncounted);
+	strbuf_adds(out, "<p class=\"legend\">ratio = variant / ");
 	html_text(out, r->variants[r->baseline].name);
 	strbuf_addf(out, "; verdicts against a ±%.1f%% noise band; centres are means ± cv; "
 		    "p Holm-adjusted across the metrics asked for; [..]: measured but not asked "

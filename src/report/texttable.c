@@ -27,6 +27,7 @@ void texttable_release(struct texttable *t)
 	for (size_t i = 0; t->titles && i < t->nrows * t->ncols; i++)
 		free(t->titles[i]);
 	free(t->titles);
+	free(t->row_classes);
 	free(t->span);
 	memset(t, 0, sizeof(*t));
 }
@@ -40,7 +41,9 @@ size_t texttable_row(struct texttable *t)
 		t->cells = xrealloc(t->cells, t->alloc * t->ncols * sizeof(char *));
 		t->colors = xrealloc(t->colors, t->alloc * t->ncols * sizeof(char *));
 		t->titles = xrealloc(t->titles, t->alloc * t->ncols * sizeof(char *));
+		t->row_classes = xrealloc(t->row_classes, t->alloc * sizeof(char *));
 	}
+	t->row_classes[t->nrows] = NULL;
 	memset(&t->cells[t->nrows * t->ncols], 0, t->ncols * sizeof(char *));
 	memset(&t->colors[t->nrows * t->ncols], 0, t->ncols * sizeof(char *));
 	memset(&t->titles[t->nrows * t->ncols], 0, t->ncols * sizeof(char *));
@@ -82,6 +85,11 @@ void texttable_title(struct texttable *t, size_t row, size_t col, const char *s)
 	strbuf_add_printable(&safe, s ? s : "");
 	free(*title);
 	*title = strbuf_detach(&safe);
+}
+
+void texttable_row_class(struct texttable *t, size_t row, const char *cls)
+{
+	t->row_classes[row] = cls;
 }
 
 void texttable_span(struct texttable *t, size_t row)

@@ -29,6 +29,7 @@ struct texttable {
 	 * shows some tables without one; the HTML page always has one), or
 	 * NULL: a static array too. */
 	const char *const *head;
+	const char **row_classes;	/* per row: what the HTML page calls it, or NULL */
 };
 
 void texttable_init(struct texttable *t, size_t ncols, const char *align);
@@ -46,6 +47,9 @@ void texttable_color(struct texttable *t, size_t row, size_t col, const char *sg
  * function's name cut to fit the column): the text renderers leave it out,
  * the HTML page shows it on hover. */
 void texttable_title(struct texttable *t, size_t row, size_t col, const char *s);
+/* What the HTML page calls the row (a static string: "v-up"); the text
+ * renderers leave it out. */
+void texttable_row_class(struct texttable *t, size_t row, const char *cls);
 /* Let the row's second cell run across the remaining columns (which stay
  * empty), e.g. "not counted (see notes)"; it does not widen its column. */
 void texttable_span(struct texttable *t, size_t row);
