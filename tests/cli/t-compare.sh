@@ -68,7 +68,10 @@ expect_eq "$(cmp big.json task-clock sequential)" true "confidence sequence"
 expect_eq "$(cmp big.json task-clock estimate)" median-unbiased "estimate"
 expect_eq "$(cmp big.json wall-time role)" outside "wall-time not asked for"
 r=$(cmp big.json task-clock ratio); lo=$(cmp big.json task-clock ci_low); hi=$(cmp big.json task-clock ci_high)
-awk -v r="$r" -v l="$lo" -v h="$hi" 'BEGIN { exit !(r > 4 && l <= r && r <= h) }' ||
+# Not 10: task-clock counts from the exec, and start-up (a few ms here, more
+# under load) is the same for both; 3.7-3.9 was seen at load average 9. More
+# than 2 holds while the 30000 rounds outweigh an eighth of the start-up.
+awk -v r="$r" -v l="$lo" -v h="$hi" 'BEGIN { exit !(r > 2 && l <= r && r <= h) }' ||
 	fail "task-clock ratio $r in [$lo, $hi]"
 
 # Exact counts (the preload shim counts every allocation): twice the rounds
