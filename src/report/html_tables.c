@@ -75,72 +75,17 @@ void html_verdicts(const struct html_ctx *c, struct strbuf *out)
 
 /* ---- stat ---------------------------------------------------------------- */
 
-static void interval_cell(struct strbuf *out, const struct unit_scale *us, double lo, double hi)
-{
-	strbuf_adds(out, "<td class=\"num\">");
-	if (isfinite(lo) && isfinite(hi)) {
-		strbuf_adds(out, "[");
-		html_value(out, us, lo);
-		strbuf_adds(out, ", ");
-		html_value(out, us, hi);
-		strbuf_adds(out, "]");
-	} else {
-		strbuf_adds(out, "—");
-	}
-	strbuf_adds(out, "</td>");
-}
-
-static void stat_row(const struct html_ctx *c, size_t m, struct strbuf *out)
-{
-	const struct result *r = c->r;
-	const struct metric_summary *ms = analysis_find(&c->an, 0, m);
-	struct unit_scale us;
-
-	strbuf_adds(out, "<tr><td>");
-	html_text(out, r->metrics[m].name);
-	strbuf_adds(out, "</td>");
-	if (!r->metrics[m].available || !ms || (!ms->s.n && !ms->has_cross)) {
-		strbuf_addf(out, "<td colspan=\"5\">%s</td></tr>\n",
-			    ms ? "no usable runs" : "not counted (see the notes)");
-		return;
-	}
-	if (!ms->s.n) {
-		us = unit_pick(r->metrics[m].unit, ms->cross.r);
-		strbuf_adds(out, "<td class=\"num\">");
-		html_value(out, &us, ms->cross.r);
-		strbuf_adds(out, "</td>");
-		interval_cell(out, &us, ms->cross.ci_lo, ms->cross.ci_hi);
-		strbuf_addf(out, "<td colspan=\"2\">ratio of means across runs</td>"
-			    "<td class=\"num\">%zu/%zu</td></tr>\n", ms->cross.n_y, ms->cross.n_x);
-		return;
-	}
-	us = unit_pick(r->metrics[m].unit, ms->s.mean);
-	strbuf_adds(out, "<td class=\"num\">");
-	html_value(out, &us, ms->s.mean);
-	strbuf_adds(out, "</td>");
-	interval_cell(out, &us, ms->s.mean_ci_lo, ms->s.mean_ci_hi);
-	strbuf_adds(out, "<td class=\"num\">");
-	html_value(out, &us, ms->s.median);
-	strbuf_adds(out, "</td><td class=\"num\">");
-	if (isfinite(ms->s.cv))
-		strbuf_addf(out, "%.1f%%", 100 * ms->s.cv);
-	strbuf_addf(out, "</td><td class=\"num\">%zu</td></tr>\n", ms->s.n);
-}
-
+/* stat: the terminal's table of the metrics (stat_table_model). */
 void html_stat_table(const struct html_ctx *c, struct strbuf *out)
 {
-	const struct result *r = c->r;
+	struct table_opts o = { 0 };
+	struct texttable t;
 
-	if (r->nvariants != 1)
+	if (c->r->nvariants != 1)
 		return;
-	strbuf_adds(out, "<table class=\"stat\"><thead><tr><th>metric</th><th>mean</th>"
-			 "<th>95% CI of mean</th><th>median</th><th>cv</th><th>runs</th></tr>"
-			 "</thead>\n<tbody>\n");
-	for (size_t m = 0; m < r->nmetrics; m++)
-		if (!r->metrics[m].hidden && r->metrics[m].source != MSRC_PROFILE &&
-		    r->metrics[m].source != MSRC_HOST)
-			stat_row(c, m, out);
-	strbuf_adds(out, "</tbody></table>\n");
+	stat_table_model(c->r, &c->an, 0, &o, &t);
+	html_texttable(out, &t, "stat");
+	texttable_release(&t);
 }
 
 /* ---- profile ------------------------------------------------------------- */

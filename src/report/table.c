@@ -231,11 +231,30 @@ void report_notes(const struct result *r, const struct warning_set *w,
 }
 
 /* One table per variant: stat has several only with --parameter-list/-scan. */
+void stat_table_model(const struct result *r, const struct analysis *a, size_t v,
+		      const struct table_opts *o, struct texttable *t)
+{
+	size_t row;
+
+	texttable_init(t, 7, "lrlrrrr");
+	row = texttable_row(t);
+	texttable_set(t, row, 0, "metric");
+	texttable_set(t, row, 1, "mean");
+	texttable_set(t, row, 2, "95%% CI of mean");
+	texttable_set(t, row, 3, "±");
+	texttable_set(t, row, 4, "median");
+	texttable_set(t, row, 5, "cv");
+	texttable_set(t, row, 6, "runs");
+	for (size_t m = 0; m < r->nmetrics; m++)
+		if ((!r->metrics[m].hidden || o->verbose) && r->metrics[m].source != MSRC_PROFILE)
+			stat_row(t, r, a, v, m);
+}
+
 static void stat_variant(const struct result *r, const struct analysis *a, size_t v,
 			 const struct table_opts *o, struct strbuf *out)
 {
 	struct texttable t;
-	size_t row, measured = 0, warm = 0;
+	size_t measured = 0, warm = 0;
 
 	for (size_t i = 0; i < r->nruns; i++)	/* traced runs are not measured ones */
 		if (((size_t)r->runs[i].variant == v || !r->nvariants) && !r->runs[i].traced &&
@@ -269,18 +288,7 @@ static void stat_variant(const struct result *r, const struct analysis *a, size_
 	if (warm)
 		strbuf_addf(out, " + %zu warm-up", warm);
 	strbuf_adds(out, "):\n\n");
-	texttable_init(&t, 7, "lrlrrrr");
-	row = texttable_row(&t);
-	texttable_set(&t, row, 0, "metric");
-	texttable_set(&t, row, 1, "mean");
-	texttable_set(&t, row, 2, "95%% CI of mean");
-	texttable_set(&t, row, 3, "±");
-	texttable_set(&t, row, 4, "median");
-	texttable_set(&t, row, 5, "cv");
-	texttable_set(&t, row, 6, "runs");
-	for (size_t m = 0; m < r->nmetrics; m++)
-		if ((!r->metrics[m].hidden || o->verbose) && r->metrics[m].source != MSRC_PROFILE)
-			stat_row(&t, r, a, v, m);
+	stat_table_model(r, a, v, o, &t);
 	if (o->markdown)
 		texttable_render_markdown(&t, out);
 	else

@@ -22,6 +22,14 @@ struct table_opts {
 };
 
 /* The renderers of the tables take the analysed model (analysis/analysed.h). */
+struct analysis;
+struct texttable;
+
+/* The table of variant v's metrics (mean, its 95% CI, ±, median, cv,
+ * runs), the header row first: the terminal and the HTML page draw it. */
+void stat_table_model(const struct result *r, const struct analysis *a, size_t v,
+		      const struct table_opts *o, struct texttable *t);
+
 void report_stat_table(const struct analysed *a, const struct table_opts *o, struct strbuf *out);
 
 struct warning_set;
