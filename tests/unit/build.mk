@@ -3,6 +3,7 @@
 # with every other CLI object, and comparisons_compute wrapped by the linker
 # (-Wl,--wrap) so that the test's own __wrap_comparisons_compute counts the
 # calls made from every other object — no counter in the library itself.
+# Its compare case runs real programs through the spawn server.
 TEST_CLI_MAIN := $(BUILD)/tests/cli-main.o
 
 $(TEST_CLI_MAIN): $(BUILD)/src/cli/main.o
@@ -10,7 +11,7 @@ $(TEST_CLI_MAIN): $(BUILD)/src/cli/main.o
 	objcopy --redefine-sym main=pmustat_cli_main $< $@
 
 $(BUILD)/tests/test_analysed: tests/unit/test_analysed.c $(TEST_CLI_MAIN) \
-		$(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(INTERNAL)
+		$(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(INTERNAL) | $(SPAWNER)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(LDFLAGS) -Wl,--wrap=comparisons_compute -MMD -MP -o $@ \
 		$< $(TEST_CLI_MAIN) $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(INTERNAL) \
