@@ -12,9 +12,14 @@
 #include "analysis/analysed.h"
 #include "core/printable.h"
 #include "report/compare_table.h"
+#include "report/names.h"
 
 /* At most this many other metrics on the "also" line. */
 #define ALSO_MAX 4
+/* A reading line names a few functions or sites: short names, cut in the
+ * middle (names.h), so that a C++ or Rust name does not fill the screen. */
+#define READING_NAME_MAX 48
+#define READING_SITE_MAX 72
 
 static void pct_interval(struct strbuf *sb, const struct comparison *c)
 {
@@ -98,7 +103,7 @@ static void also_line(const struct result *r, const struct comparison_set *s, si
 static int name_fns(struct strbuf *sb, const struct result *r, const struct attribution_fn *fns,
 		    size_t n, int max)
 {
-	struct strbuf safe = STRBUF_INIT;
+	struct strbuf safe = STRBUF_INIT, brief = STRBUF_INIT;
 	int shown = 0;
 
 	for (size_t k = 0; k < n && shown < max; k++) {
@@ -106,13 +111,16 @@ static int name_fns(struct strbuf *sb, const struct result *r, const struct attr
 
 		if (!fns[k].significant)
 			continue;
-		strbuf_addf(sb, "%s%s %+.1f ms", shown ? ", " : "", printable_in(&safe, name),
+		strbuf_reset(&brief);
+		name_short(&brief, name, READING_NAME_MAX);
+		strbuf_addf(sb, "%s%s %+.1f ms", shown ? ", " : "", printable_in(&safe, brief.buf),
 			    fns[k].delta / 1e6);
 		if (isfinite(fns[k].share))
 			strbuf_addf(sb, " (%.0f%% of the change)", 100 * fns[k].share);
 		shown++;
 	}
 	strbuf_release(&safe);
+	strbuf_release(&brief);
 	return shown;
 }
 
@@ -143,7 +151,7 @@ static void say_where(const struct result *r, const struct attribution_set *at, 
  * model, exact per function), from the model's sim attribution. */
 static void say_sim_where(const struct sim_attribution *sim, struct strbuf *out)
 {
-	struct strbuf sb = STRBUF_INIT, safe = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, safe = STRBUF_INIT, brief = STRBUF_INIT;
 	int shown = 0;
 
 	for (size_t k = 0; k < sim->n && k < ATTRIBUTION_MAX && shown < 3; k++) {
@@ -151,20 +159,23 @@ static void say_sim_where(const struct sim_attribution *sim, struct strbuf *out)
 
 		if (d == 0)
 			break;
-		strbuf_addf(&sb, "%s%s %+.0f", shown++ ? ", " : "", printable_in(&safe, sim->f[k].key),
+		strbuf_reset(&brief);
+		name_short(&brief, sim->f[k].key, READING_NAME_MAX);
+		strbuf_addf(&sb, "%s%s %+.0f", shown++ ? ", " : "", printable_in(&safe, brief.buf),
 			    d);
 	}
 	if (shown)
 		strbuf_addf(out, "    simulated instructions per run changed in: %s\n", sb.buf);
 	strbuf_release(&sb);
 	strbuf_release(&safe);
+	strbuf_release(&brief);
 }
 
 /* The call sites whose allocations changed most (exact counts of the
  * traced runs): where the allocations came from, or went. */
 static void say_sites(const struct allocsite_table *t, struct strbuf *out)
 {
-	struct strbuf sb = STRBUF_INIT, safe = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, safe = STRBUF_INIT, brief = STRBUF_INIT;
 	int shown = 0;
 
 	for (size_t i = 0; t->runs_a && t->runs_b && i < t->n && shown < 2; i++) {
@@ -173,14 +184,19 @@ static void say_sites(const struct allocsite_table *t, struct strbuf *out)
 
 		if (d == 0)
 			break;
-		/* the whole site, innermost first: "heap_alloc<lc_new<bool_lc<..." */
+		/* the site, innermost first ("heap_alloc<lc_new<bool_lc<..."),
+		 * each frame short and the whole cut in the middle: a reading
+		 * line is read, the -v table and the JSON keep the whole key */
+		strbuf_reset(&brief);
+		site_short(&brief, row->key, READING_SITE_MAX);
 		strbuf_addf(&sb, "%s%s %+.0f calls (%+.0f temporary)", shown++ ? "; " : "",
-			    printable_in(&safe, row->key), d, row->b[2] - row->a[2]);
+			    printable_in(&safe, brief.buf), d, row->b[2] - row->a[2]);
 	}
 	if (shown)
 		strbuf_addf(out, "    allocations per run changed at: %s\n", sb.buf);
 	strbuf_release(&sb);
 	strbuf_release(&safe);
+	strbuf_release(&brief);
 }
 
 void report_reading(const struct analysed *a, const struct table_opts *o, struct strbuf *out)
