@@ -24,7 +24,7 @@
  * inherits them when it is forked, so there is nothing to wait for between
  * its fork and its exec. That saves the go byte's wakeup, and sending 'd'
  * with the next request saves another: five wakeups per run instead of
- * seven (docs/spawn.md says why they matter).
+ * seven (docs/spawn.md: what that did and did not change).
  * When the socket closes (pmustat died, or the campaign ended), the server
  * kills every process of the current run and exits.
  */
