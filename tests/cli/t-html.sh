@@ -7,8 +7,9 @@
 # and flame graphs, the inclusive-time and allocation-site tables, a
 # function only the baseline runs named in the baseline's flame graph, the
 # inline script's search and zoom changing the page, and no element made
-# from a name in a result. A screenshot of each page is left in
-# $BUILD/html/ for a person to look at.
+# from a name in a result. A screenshot of the first page is left in
+# $BUILD/html/ for a person to look at, of every page with
+# PMUSTAT_HTML_SHOTS=1 (each costs a Chromium start: CI takes one).
 . "$TESTLIB"
 # The sanitizer pass of make check leaves this script to the plain pass
 # (headless chromium dominates its time), to keep CI within its budget.
@@ -36,11 +37,14 @@ browse() {
 		--user-data-dir="$PWD/chromium-profile" "$@" 2>>chromium.log
 }
 # render PAGE SHOT: the DOM of PAGE on one line in PAGE.dom, a screenshot
-# in $SHOTS/SHOT.png
+# in $SHOTS/SHOT.png (the first page's, or every page's: see above)
+shots=0
 render() {
 	browse --dump-dom "file://$PWD/$1" >"$1.raw" || { cat chromium.log; fail "chromium could not load $1"; }
 	tr '\n' ' ' <"$1.raw" >"$1.dom"
 	[ -s "$1.dom" ] || fail "empty DOM for $1"
+	[ $shots = 0 ] || [ "${PMUSTAT_HTML_SHOTS:-0}" = 1 ] || return 0
+	shots=$((shots + 1))
 	browse --screenshot="$SHOTS/$2.png" --window-size=1200,4200 "file://$PWD/$1" >/dev/null ||
 		fail "no screenshot of $1"
 	[ "$(head -c 4 "$SHOTS/$2.png" | od -An -c | tr -d ' ')" = "211PNG" ] || fail "$2.png is not a PNG"
