@@ -23,8 +23,16 @@ alive() {
 	st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)
 	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
 }
+# Finished run lines in the journal. A last line without its newline was cut
+# by the kill (a write to a file can stop at a page boundary on SIGKILL): no
+# run, and report rightly drops it.
 runs_in() {
-	if [ -f r.json.journal ]; then grep -c '^{"run"' r.json.journal; else echo 0; fi
+	[ -f r.json.journal ] || { echo 0; return; }
+	n=$(grep -c '^{"run"' r.json.journal)
+	if [ -n "$(tail -c 1 r.json.journal)" ] && tail -n 1 r.json.journal | grep -q '^{"run"'; then
+		n=$((n - 1))
+	fi
+	echo "$n"
 }
 
 t=0
