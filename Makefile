@@ -119,6 +119,7 @@ bench: all
 	@sh bench/verdicts.sh $(abspath $(PMUSTAT)) $(abspath $(BUILD))
 	@sh bench/compare-rules.sh $(abspath $(INTERNAL))
 	@sh bench/regions.sh $(abspath $(BUILD))
+	@python3 bench/bisect.py $(abspath $(PMUSTAT))
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
