@@ -21,14 +21,10 @@
  */
 #include "backend/allocprobe.h"
 
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
-#include "backend/unwind.h"
 #include "core/sort.h"
 #include "core/strbuf.h"
 
@@ -68,15 +64,6 @@ static const struct {
 /* Calls nested deeper than this inside probed functions are not glibc's. */
 #define AP_DEPTH 16
 #define NO_SITE UINT32_MAX
-
-/* One allocating call's entry as the reader copied it: regs (SAMPLE_NREGS
- * words) then the stack copy, at bytes + at; its event is ev[ev]. */
-struct allocprobe_hit {
-	uint32_t pid, tid;
-	size_t probe, ev;
-	size_t at, stack_len;
-	int regs;		/* the sample had user registers */
-};
 
 /*
  * One heap event, in the order its CPU's buffer gave it (seq), put in the
@@ -226,18 +213,18 @@ static uint64_t keep_out(struct allocprobe_run *r, const struct sample_rec *rec)
 }
 
 /* A uprobe sample: a spawn counted, a free or a return kept as an event,
- * an allocating call's entry kept as an event and a hit to unwind. */
-static void on_hit(struct allocprobe_run *r, const struct sample_rec *rec)
+ * an allocating call's entry kept as an event and a stack to unwind. */
+static void on_hit(void *ctx, struct stackpipe *p, const struct sample_rec *rec)
 {
+	struct allocprobe_run *r = ctx;
 	const struct allocprobe *ap = r->ap;
-	struct allocprobe_hit *h;
 	struct allocprobe_event *e;
-	size_t need = SAMPLE_NREGS * 8 + rec->stack_len;
 	enum allocprobe_size how;
+	unsigned frames = ap->frames < CALLCOUNT_MAX_FRAMES ? ap->frames : CALLCOUNT_MAX_FRAMES;
 
 	if (rec->probe < 0 || (size_t)rec->probe >= ap->n) {
-		if (!r->corrupt)
-			r->corrupt = xstrdup("a uprobe sample of no probe opened");
+		if (!r->bad)
+			r->bad = xstrdup("a uprobe sample of no probe opened");
 		return;
 	}
 	how = ap->size[rec->probe];
@@ -262,161 +249,36 @@ static void on_hit(struct allocprobe_run *r, const struct sample_rec *rec)
 	if (ap->frees_arg0[rec->probe] || ap->out_arg0[rec->probe])
 		e->ptr = rec->regs[arg_reg[0]];
 	e->bytes = size_of(how, rec->regs);
-	ALLOC_GROW(r->hits, r->nhits + 1, r->hits_alloc);
-	h = &r->hits[r->nhits++];
-	*h = (struct allocprobe_hit){ rec->pid, rec->tid, (size_t)rec->probe, r->nev - 1,
-				      r->nbytes, rec->stack_len, 1 };
-	ALLOC_GROW(r->bytes, r->nbytes + need, r->bytes_alloc);
-	memcpy(r->bytes + r->nbytes, rec->regs, SAMPLE_NREGS * 8);
-	if (rec->stack_len)	/* a sample without a stack copy has no stack pointer */
-		memcpy(r->bytes + r->nbytes + SAMPLE_NREGS * 8, rec->stack, rec->stack_len);
-	r->nbytes += need;
+	/* pcs[0] is the probed function: one more than the site's frames */
+	stackpipe_keep(p, rec, r->nev - 1, (int)frames + 1);
 }
 
 void allocprobe_feed(void *ctx, const struct sample_rec *rec)
 {
 	struct allocprobe_run *r = ctx;
 
-	if (rec->type == SREC_LOST) {
-		r->lost += rec->lost;
-	} else if (rec->type == SREC_MMAP) {
-		for (size_t i = 0; i < r->nmaps; i++)
-			if (r->map_pid[i] == rec->pid && r->maps[i].start == rec->start &&
-			    r->maps[i].end == rec->start + rec->len &&
-			    !strcmp(r->maps[i].path, rec->path))
-				return;	/* the same image again (an exec of itself) */
-		if (r->nmaps == r->maps_alloc) {
-			ALLOC_GROW(r->maps, r->nmaps + 1, r->maps_alloc);
-			r->map_pid = xrealloc(r->map_pid, r->maps_alloc * sizeof(uint32_t));
-		}
-		r->maps[r->nmaps] = (struct sym_map){ rec->start, rec->start + rec->len, rec->pgoff,
-						      xstrdup(rec->path) };
-		r->map_pid[r->nmaps++] = rec->pid;
-	} else if (rec->type == SREC_SAMPLE) {
-		on_hit(r, rec);
-	}
+	stackpipe_feed(&r->pipe, rec);
 }
 
-static void unwind_hits(struct allocprobe_run *r);
+/* ---- the entries unwound: summed into sites ----------------------------- */
 
-/* Signal the traced process through its pidfd, which names that process
- * and no later one that reuses its pid once it has been reaped; no pidfd
- * (before Linux 5.3), no pause. 1 if sent. */
-static int signal_run(struct allocprobe_run *r, int sig)
+/* The image of pid's sites in r->sites, made on first need. */
+static size_t image_of(struct allocprobe_run *r, uint32_t pid)
 {
-	return r->pidfd >= 0 && syscall(SYS_pidfd_send_signal, r->pidfd, sig, NULL, 0) == 0;
-}
-
-/* Copy out what the buffers hold; past AP_PENDING bytes of copies, unwind
- * them now. A program that allocates in a loop writes faster than the
- * reader copies and unwinds, and would fill its buffer and lose hits: it is
- * stopped (SIGSTOP, then SIGCONT) while the reader unwinds, and while it
- * copies a buffer found more than half full. A traced run is not timed, so
- * the pauses cost nothing that is measured. */
-static void drain(struct allocprobe_run *r)
-{
-	struct error err;
-	int stopped = sample_fill(&r->set) > 0.5 && signal_run(r, SIGSTOP);
-
-	error_clear(&err);
-	if (sample_read(&r->set, allocprobe_feed, r, &err) && !r->corrupt)
-		r->corrupt = xstrdup(err.msg);
-	if (r->nbytes > AP_PENDING) {
-		stopped |= signal_run(r, SIGSTOP);
-		unwind_hits(r);
-	}
-	if (stopped) {
-		r->pauses++;
-		signal_run(r, SIGCONT);
-	}
-}
-
-static void drain_ctx(void *ctx)
-{
-	drain(ctx);
-}
-
-int allocprobe_attach(struct allocprobe_run *r, const struct allocprobe *ap, pid_t pid,
-		      struct error *err)
-{
-	memset(r, 0, sizeof(*r));
-	r->ap = ap;
-	r->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);	/* close-on-exec, always */
-	/* The reader before the program when both want one CPU: the run is
-	 * untimed, and a reader that does not run lets the buffers fill. */
-	setpriority(PRIO_PROCESS, (id_t)pid, 19);
-	if (sample_open(&r->set, pid, &ap->so, err))
-		return -1;
-	r->open = 1;
-	sample_reader_start(&r->reader, &r->set, drain_ctx, r);
-	return 0;
-}
-
-void allocprobe_run_offline(struct allocprobe_run *r, const struct allocprobe *ap)
-{
-	memset(r, 0, sizeof(*r));
-	r->ap = ap;
-	r->pidfd = -1;
-	r->offline = 1;
-}
-
-/* ---- after the run: unwinding and summing ------------------------------- */
-
-/* The address space of a process whose hits are unwound: remade when the
- * mappings known change. */
-struct allocprobe_space {
-	uint32_t pid;
-	size_t img;			/* its image in r->sites */
-	size_t nmaps;			/* the mappings known when it was made */
-	struct symbolizer *sy;
-	struct unwinder *uw;
-};
-
-static void space_free(struct allocprobe_space *s)
-{
-	unwinder_free(s->uw);
-	symbolizer_free(s->sy);
-	s->uw = NULL;
-	s->sy = NULL;
-}
-
-static struct allocprobe_space *space_of(struct allocprobe_run *r, uint32_t pid)
-{
-	struct allocprobe_space *s = NULL;
 	struct callcount_sites *out = &r->sites;
-	struct error e;
 
-	for (size_t i = 0; i < r->nspaces && !s; i++)
-		if (r->spaces[i].pid == pid)
-			s = &r->spaces[i];
-	if (!s) {
-		r->spaces = xrealloc(r->spaces, (r->nspaces + 1) * sizeof(*r->spaces));
-		s = &r->spaces[r->nspaces++];
-		memset(s, 0, sizeof(*s));
-		s->pid = pid;
-		s->img = out->n;
-		out->img = xrealloc(out->img, (out->n + 1) * sizeof(*out->img));
-		r->sites_alloc = xrealloc(r->sites_alloc, (out->n + 1) * sizeof(size_t));
-		r->sites_alloc[out->n] = 0;
-		memset(&out->img[out->n], 0, sizeof(out->img[0]));
-		out->img[out->n].pid = (int32_t)pid;
-		out->img[out->n++].ended = 1;
-		s->nmaps = (size_t)-1;
-	}
-	if (s->nmaps == r->nmaps)
-		return s;
-	space_free(s);
-	s->nmaps = r->nmaps;
-	s->sy = symbolizer_new();
-	for (size_t i = 0; i < r->nmaps; i++) {
-		if (r->map_pid[i] != pid)
-			continue;
-		error_clear(&e);
-		symbolizer_add_map(s->sy, r->maps[i].start, r->maps[i].end - r->maps[i].start,
-				   r->maps[i].pgoff, r->maps[i].path, &e);
-	}
-	s->uw = unwinder_new(s->sy, pid);
-	return s;
+	for (size_t i = 0; i < out->n; i++)
+		if (r->img_pid[i] == pid)
+			return i;
+	out->img = xrealloc(out->img, (out->n + 1) * sizeof(*out->img));
+	r->sites_alloc = xrealloc(r->sites_alloc, (out->n + 1) * sizeof(size_t));
+	r->img_pid = xrealloc(r->img_pid, (out->n + 1) * sizeof(uint32_t));
+	r->sites_alloc[out->n] = 0;
+	r->img_pid[out->n] = pid;
+	memset(&out->img[out->n], 0, sizeof(out->img[0]));
+	out->img[out->n].pid = (int32_t)pid;
+	out->img[out->n].ended = 1;
+	return out->n++;
 }
 
 /* Count a call of bytes at the site of these frames; its index. */
@@ -444,42 +306,51 @@ static size_t add_site(struct allocprobe_run *r, size_t img, const uint64_t *fra
 	return im->nsites - 1;
 }
 
-/* Unwind the hits copied so far into sites, and drop their copies. */
-static void unwind_hits(struct allocprobe_run *r)
+/* An entry unwound (cookie its event): pcs[1..] are inside the calls
+ * (return address - 1), and the shim's frames are return addresses. */
+static void on_stack(void *ctx, size_t cookie, uint32_t pid, const uint64_t *pcs, int n)
 {
-	unsigned frames = r->ap->frames;
+	struct allocprobe_run *r = ctx;
+	struct allocprobe_event *e = &r->ev[cookie];
+	uint64_t fr[CALLCOUNT_MAX_FRAMES];
+	size_t img = image_of(r, pid);
 
-	if (frames > CALLCOUNT_MAX_FRAMES)
-		frames = CALLCOUNT_MAX_FRAMES;
-	for (size_t i = 0; i < r->nhits; i++) {
-		const struct allocprobe_hit *h = &r->hits[i];
-		struct allocprobe_event *e = &r->ev[h->ev];
-		struct allocprobe_space *s = space_of(r, h->pid);
-		uint64_t pcs[CALLCOUNT_MAX_FRAMES + 1], fr[CALLCOUNT_MAX_FRAMES];
-		uint64_t regs[SAMPLE_NREGS];
-		int n;
-
-		e->img = (uint32_t)s->img;
-		if (!h->regs || !s->uw) {
-			r->sites.img[s->img].unsited++;
-			continue;
-		}
-		/* Copied out: a hit's registers follow the previous hit's stack
-		 * copy, of any length, so they need not be 8-byte aligned. */
-		memcpy(regs, r->bytes + h->at, sizeof(regs));
-		n = unwinder_frames(s->uw, h->tid, regs, r->bytes + h->at + SAMPLE_NREGS * 8,
-				    h->stack_len, pcs, (int)frames + 1);
-		/* pcs[0] is the probed function; pcs[1..] are inside the calls
-		 * (return address - 1): the shim's frames are return addresses. */
-		for (int f = 1; f < n; f++)
-			fr[f - 1] = pcs[f] + 1;
-		if (n < 2)
-			r->sites.img[s->img].unsited++;
-		else
-			e->site = (uint32_t)add_site(r, s->img, fr, (unsigned)(n - 1), e->bytes);
+	e->img = (uint32_t)img;
+	if (n < 2) {
+		r->sites.img[img].unsited++;
+		return;
 	}
-	r->nhits = 0;
-	r->nbytes = 0;
+	for (int f = 1; f < n && f <= CALLCOUNT_MAX_FRAMES; f++)
+		fr[f - 1] = pcs[f] + 1;
+	e->site = (uint32_t)add_site(r, img, fr, (unsigned)(n - 1), e->bytes);
+}
+
+static void run_init(struct allocprobe_run *r, const struct allocprobe *ap)
+{
+	/* The copies of a program that allocates in a loop outrun the reader:
+	 * it is paused while the reader catches up (stackpipe.h); a traced run
+	 * is not timed, so the pauses cost nothing that is measured. */
+	struct stackpipe_user u = { on_hit, on_stack, r, AP_PENDING, 1, 1 };
+
+	memset(r, 0, sizeof(*r));
+	r->ap = ap;
+	stackpipe_init(&r->pipe, &u);
+}
+
+int allocprobe_attach(struct allocprobe_run *r, const struct allocprobe *ap, pid_t pid,
+		      struct error *err)
+{
+	run_init(r, ap);
+	/* The reader before the program when both want one CPU: the run is
+	 * untimed, and a reader that does not run lets the buffers fill. */
+	setpriority(PRIO_PROCESS, (id_t)pid, 19);
+	return stackpipe_open(&r->pipe, pid, &ap->so, err);
+}
+
+void allocprobe_run_offline(struct allocprobe_run *r, const struct allocprobe *ap)
+{
+	run_init(r, ap);
+	r->offline = 1;
 }
 
 /* ---- after the run: the calls in order, for the temporaries ------------ */
@@ -619,30 +490,29 @@ int allocprobe_finish(struct allocprobe_run *r, struct callcount_sites *out, uin
 	memset(out, 0, sizeof(*out));
 	*spawns = 0;
 	*lost = 0;
-	if (!r->open && !r->offline)
+	if (!r->pipe.open && !r->offline)
 		return error_set(err, ERR_RUNTIME, "the uprobes were not opened");
-	sample_reader_stop(&r->reader);
-	drain(r);
-	unwind_hits(r);
-	*lost = r->lost;
+	stackpipe_finish(&r->pipe);
+	*lost = r->pipe.lost;
 	*spawns = r->spawns;
-	if (r->corrupt)
-		return error_set(err, ERR_RUNTIME, "%s", r->corrupt);
+	if (r->pipe.corrupt || r->bad)
+		return error_set(err, ERR_RUNTIME, "%s", r->pipe.corrupt ? r->pipe.corrupt : r->bad);
 	if (r->noregs)
 		return error_set(err, ERR_RUNTIME, "%llu uprobe samples came without the user "
 				 "registers", (unsigned long long)r->noregs);
-	if (!r->lost && !r->spawns && pair_events(r, err))
+	if (!r->pipe.lost && !r->spawns && pair_events(r, err))
 		return -1;
-	/* Each image symbolized with every mapping its process reported. */
+	/* Each image symbolized with its process's mappings (its parent's
+	 * too when it was forked). */
 	for (size_t i = 0; i < r->sites.n; i++) {
 		struct callcount_image *im = &r->sites.img[i];
+		size_t n;
+		const struct sym_map *m = stackpipe_maps(&r->pipe, r->img_pid[i], &n);
 
-		for (size_t m = 0; m < r->nmaps; m++) {
-			if (r->map_pid[m] != (uint32_t)im->pid)
-				continue;
-			im->maps = xrealloc(im->maps, (im->nmaps + 1) * sizeof(struct sym_map));
-			im->maps[im->nmaps] = r->maps[m];
-			im->maps[im->nmaps++].path = xstrdup(r->maps[m].path);
+		im->maps = xcalloc(n ? n : 1, sizeof(struct sym_map));
+		for (im->nmaps = 0; im->nmaps < n; im->nmaps++) {
+			im->maps[im->nmaps] = m[im->nmaps];
+			im->maps[im->nmaps].path = xstrdup(m[im->nmaps].path);
 		}
 	}
 	*out = r->sites;
@@ -654,24 +524,12 @@ void allocprobe_run_release(struct allocprobe_run *r)
 {
 	if (!r->ap)
 		return;	/* never attached */
-	sample_reader_stop(&r->reader);
-	if (r->open)
-		sample_close(&r->set);
-	if (r->pidfd >= 0)
-		close(r->pidfd);
-	for (size_t i = 0; i < r->nmaps; i++)
-		free(r->maps[i].path);
-	free(r->maps);
-	free(r->map_pid);
-	free(r->hits);
-	free(r->bytes);
+	stackpipe_release(&r->pipe);
 	free(r->ev);
 	free(r->outs);
-	free(r->corrupt);
-	for (size_t i = 0; i < r->nspaces; i++)
-		space_free(&r->spaces[i]);
-	free(r->spaces);
+	free(r->bad);
 	free(r->sites_alloc);
+	free(r->img_pid);
 	callcount_sites_release(&r->sites);
 	memset(r, 0, sizeof(*r));
 }

@@ -36,6 +36,7 @@
 
 #include "backend/callcount.h"
 #include "backend/sample.h"
+#include "backend/stackpipe.h"
 #include "core/error.h"
 
 /* Bytes of user stack copied per call: allocation sites are a few frames
@@ -71,40 +72,27 @@ int allocprobe_init(struct allocprobe *ap, const struct callcount_set *cs, int u
 		    unsigned frames, struct error *err);
 void allocprobe_release(struct allocprobe *ap);
 
-struct allocprobe_hit;
-struct allocprobe_space;
 struct allocprobe_event;
 
+/* The records, mappings, stack copies and unwinding are the stack-sampling
+ * pipeline's (backend/stackpipe.h), shared with the time profiler; a run
+ * here says what a uprobe sample means. */
 struct allocprobe_run {
 	const struct allocprobe *ap;
-	struct sample_set set;
-	int open;
+	struct stackpipe pipe;		/* the traced process stopped while it unwinds */
 	int offline;			/* fed by allocprobe_feed, not by perf */
-	int pidfd;			/* the traced process, stopped while the reader
-					 * unwinds; -1 when none */
-	unsigned pauses;
-	/* what the reader copied out: mappings, and the raw hits */
-	struct sym_map *maps;
-	uint32_t *map_pid;
-	size_t nmaps, maps_alloc;
-	struct allocprobe_hit *hits;
-	size_t nhits, hits_alloc;
-	unsigned char *bytes;		/* the hits' registers and stack copies */
-	size_t nbytes, bytes_alloc;
-	uint64_t lost, spawns, noregs;
-	char *corrupt;
+	uint64_t spawns, noregs;
+	char *bad;			/* a sample of no probe opened */
 	/* every heap event in the order the CPUs' buffers gave them, for the
 	 * temporaries; posix_memalign's stack copies at its returns */
 	struct allocprobe_event *ev;
 	size_t nev, ev_alloc;
 	unsigned char *outs;
 	size_t nouts, outs_alloc;
-	/* the hits unwound so far, summed into sites (one image per pid) */
+	/* the entries unwound so far, summed into sites (one image per pid) */
 	struct callcount_sites sites;
 	size_t *sites_alloc;		/* per image */
-	struct allocprobe_space *spaces;
-	size_t nspaces;
-	struct sample_reader reader;	/* drains the buffers during the run */
+	uint32_t *img_pid;		/* per image: its process */
 };
 
 /* Open the probes on pid (stopped before exec) and start the reader. */

@@ -465,8 +465,9 @@ static int parse_record(const struct sample_set *s, const struct perf_event_head
 		rc = parse_mmap2(&c, &r);
 		break;
 	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:	/* the same layout: pid, ppid, tid, ptid, time */
 		rc = take(&c, w, 16);
-		r.type = SREC_FORK;
+		r.type = h->type == PERF_RECORD_FORK ? SREC_FORK : SREC_EXIT;
 		r.pid = w[0];
 		r.ppid = w[1];
 		r.tid = w[2];

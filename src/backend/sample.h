@@ -84,7 +84,7 @@ struct sample_opts {
 
 #define SAMPLE_MAX_CHAIN 64
 
-enum sample_rec_type { SREC_SAMPLE, SREC_MMAP, SREC_FORK, SREC_EXEC, SREC_LOST };
+enum sample_rec_type { SREC_SAMPLE, SREC_MMAP, SREC_FORK, SREC_EXEC, SREC_EXIT, SREC_LOST };
 
 /* One record, as the reader hands it out (pointers valid during the call). */
 struct sample_rec {
@@ -105,7 +105,7 @@ struct sample_rec {
 	size_t stack_len;
 	uint64_t start, len, pgoff;	/* SREC_MMAP (executable mappings only) */
 	const char *path;		/* SREC_MMAP */
-	uint32_t ppid;			/* SREC_FORK */
+	uint32_t ppid;			/* SREC_FORK, SREC_EXIT */
 	uint64_t lost;			/* SREC_LOST: records the kernel could not write */
 };
 

@@ -31,8 +31,8 @@
 
 #include "backend/perf_event.h"
 #include "backend/sample.h"
+#include "backend/stackpipe.h"
 #include "backend/symbols.h"
-#include "backend/unwind.h"
 #include "campaign/mechanism.h"
 #include "core/oomguard.h"
 #include "core/strbuf.h"
@@ -100,40 +100,23 @@ struct profile_state {
 
 /* ---- a run's records ---------------------------------------------------- */
 
-struct map {
-	uint32_t pid;
-	uint64_t start, end, pgoff;
-	size_t path;
-};
-
+/* A sample. Its chain is in collect.words: the fp frames, or once unwound
+ * (unwound set) the addresses of its dwarf stack (backend/stackpipe.h). */
 struct hit {
 	uint32_t pid, tid;
 	uint64_t ip, period;
-	/* Into collect.words: the fp frames, or the addresses unwound (unwound
-	 * set); a dwarf sample not yet unwound: its registers (into raw_regs)
-	 * and stack copy (into raw_bytes). */
 	size_t chain, nchain;
-	size_t stack, nstack;
 	int unwound;
 };
 
 struct collect {
 	struct profile_state *s;
-	struct map *maps;
-	size_t nmaps, maps_alloc;
 	struct hit *hits;
 	size_t nhits, hits_alloc;
 	uint64_t *words;
 	size_t nwords, words_alloc;
-	uint64_t *raw_regs;		/* dwarf samples read but not yet unwound */
-	size_t nraw_regs, raw_regs_alloc;
-	unsigned char *raw_bytes;
-	size_t nraw_bytes, raw_bytes_alloc;
-	size_t pending;			/* hits[pending..] are not unwound yet */
-	char *corrupt;			/* the first read error, or NULL */
-	struct { uint32_t pid, ppid; } *forks;
-	size_t nforks, forks_alloc;
-	uint64_t lost;
+	const char *memo_path;		/* the last mapping path interned, and its index */
+	size_t memo_index;
 };
 
 static size_t intern(struct profile_state *s, const char *path)
@@ -146,83 +129,53 @@ static size_t intern(struct profile_state *s, const char *path)
 	return s->npaths++;
 }
 
-static void on_record(void *ctx, const struct sample_rec *r)
+/* The index of a mapping's path: the pipeline hands out one pointer per
+ * path, so consecutive lookups in one object are a compare. */
+static size_t path_index(struct collect *col, const char *path)
 {
-	struct collect *c = ctx;
-
-	switch (r->type) {
-	case SREC_SAMPLE: {
-		struct hit h = { r->pid, r->tid, r->ip, r->period, 0, 0, 0, 0, 0 };
-
-		if (r->nchain) {
-			h.chain = c->nwords;
-			h.nchain = r->nchain;
-			ALLOC_GROW(c->words, c->nwords + r->nchain, c->words_alloc);
-			memcpy(c->words + c->nwords, r->chain, r->nchain * sizeof(*r->chain));
-			c->nwords += r->nchain;
-		} else if (r->nregs) {
-			h.chain = c->nraw_regs;
-			h.nchain = r->nregs;
-			ALLOC_GROW(c->raw_regs, c->nraw_regs + r->nregs, c->raw_regs_alloc);
-			memcpy(c->raw_regs + c->nraw_regs, r->regs, r->nregs * sizeof(*r->regs));
-			c->nraw_regs += r->nregs;
-			h.stack = c->nraw_bytes;
-			h.nstack = r->stack_len;
-			ALLOC_GROW(c->raw_bytes, c->nraw_bytes + r->stack_len + 1, c->raw_bytes_alloc);
-			memcpy(c->raw_bytes + c->nraw_bytes, r->stack, r->stack_len);
-			c->nraw_bytes += r->stack_len;
-		}
-		ALLOC_GROW(c->hits, c->nhits + 1, c->hits_alloc);
-		c->hits[c->nhits++] = h;
-		break;
+	if (path != col->memo_path) {
+		col->memo_index = intern(col->s, path);
+		col->memo_path = path;
 	}
-	case SREC_MMAP:
-		ALLOC_GROW(c->maps, c->nmaps + 1, c->maps_alloc);
-		c->maps[c->nmaps++] = (struct map){ r->pid, r->start, r->start + r->len, r->pgoff,
-						    intern(c->s, r->path) };
-		break;
-	case SREC_FORK:
-		if (r->pid == r->ppid)
-			break;	/* a thread: same address space */
-		ALLOC_GROW(c->forks, c->nforks + 1, c->forks_alloc);
-		c->forks[c->nforks].pid = r->pid;
-		c->forks[c->nforks++].ppid = r->ppid;
-		break;
-	case SREC_LOST:
-		c->lost += r->lost;
-		break;
-	default:
-		break;
-	}
+	return col->memo_index;
 }
 
-/* The mapping of pid holding ip (the latest wins: an exec maps anew); a
- * forked child without mappings of its own sees its parent's. */
-static const struct map *find_map(const struct collect *c, uint32_t pid, uint64_t ip)
+/* A sample read: its fp chain copied; its dwarf stack kept for the
+ * pipeline to unwind (a kernel sample keeps a slot for its kernel ip). */
+static void on_sample(void *ctx, struct stackpipe *p, const struct sample_rec *r)
 {
-	for (int depth = 0; depth < 8; depth++) {
-		int has_own = 0;
+	struct collect *c = ctx;
+	struct hit h = { r->pid, r->tid, r->ip, r->period, 0, 0, 0 };
 
-		for (size_t i = c->nmaps; i-- > 0;) {
-			const struct map *m = &c->maps[i];
-
-			if (m->pid != pid)
-				continue;
-			has_own = 1;
-			if (ip >= m->start && ip < m->end)
-				return m;
-		}
-		if (has_own)
-			return NULL;
-		for (size_t i = 0; i < c->nforks; i++)
-			if (c->forks[i].pid == pid) {
-				pid = c->forks[i].ppid;
-				goto parent;
-			}
-		return NULL;
-parent:;
+	if (r->nchain) {
+		h.chain = c->nwords;
+		h.nchain = r->nchain;
+		ALLOC_GROW(c->words, c->nwords + r->nchain, c->words_alloc);
+		memcpy(c->words + c->nwords, r->chain, r->nchain * sizeof(*r->chain));
+		c->nwords += r->nchain;
+	} else if (r->nregs && c->s->so.chain == SAMPLE_CHAIN_DWARF) {
+		stackpipe_keep(p, r, c->nhits, MAX_PCS - (r->ip >= KERNEL_ADDRESS));
 	}
-	return NULL;
+	ALLOC_GROW(c->hits, c->nhits + 1, c->hits_alloc);
+	c->hits[c->nhits++] = h;
+}
+
+/* A dwarf stack unwound: the kernel's leaf, if any, then the user's. */
+static void on_stack(void *ctx, size_t cookie, uint32_t pid, const uint64_t *pcs, int n)
+{
+	struct collect *c = ctx;
+	struct hit *h = &c->hits[cookie];
+	int kernel = h->ip >= KERNEL_ADDRESS;
+
+	(void)pid;
+	ALLOC_GROW(c->words, c->nwords + (size_t)n + 1, c->words_alloc);
+	h->chain = c->nwords;
+	h->nchain = (size_t)(n + kernel);
+	h->unwound = 1;
+	if (kernel)
+		c->words[c->nwords++] = h->ip;
+	memcpy(c->words + c->nwords, pcs, (size_t)n * sizeof(*pcs));
+	c->nwords += (size_t)n;
 }
 
 /* ---- sites: (object, offset) -> function metric, across runs ----------- */
@@ -342,19 +295,25 @@ static size_t bucket(struct campaign *c, size_t *slot, const char *what)
 	return *slot;
 }
 
-static void note_gaps(struct campaign *c, struct profile_state *s, struct symbolizer *sy)
-{
-	for (const char *const *g = symbolizer_gaps(sy); g && *g; g++) {
-		size_t k = 0;
+struct gap_ctx {
+	struct campaign *c;
+	struct profile_state *s;
+};
 
-		while (k < s->ngaps && strcmp(s->gaps[k], *g))
-			k++;
-		if (k < s->ngaps)
-			continue;
-		s->gaps = xrealloc(s->gaps, (s->ngaps + 1) * sizeof(char *));
-		s->gaps[s->ngaps++] = xstrdup(*g);
-		result_add_note(&c->res, NOTE_WARNING, NULL, NULL, "profile: %s", *g);
-	}
+/* What the symbolizers lacked, each said once per campaign. */
+static void note_gap(void *ctx, const char *gap)
+{
+	struct gap_ctx *g = ctx;
+	struct profile_state *s = g->s;
+	size_t k = 0;
+
+	while (k < s->ngaps && strcmp(s->gaps[k], gap))
+		k++;
+	if (k < s->ngaps)
+		return;
+	s->gaps = xrealloc(s->gaps, (s->ngaps + 1) * sizeof(char *));
+	s->gaps[s->ngaps++] = xstrdup(gap);
+	result_add_note(&g->c->res, NOTE_WARNING, NULL, NULL, "profile: %s", gap);
 }
 
 /* The kernel and unknown buckets are sites of no object (path BUCKET). */
@@ -374,50 +333,13 @@ static const struct site *bucket_site(struct campaign *c, struct profile_state *
 	return site_find(s, BUCKET, off);
 }
 
-/* One address space being symbolized and unwound: the process of the last
- * address looked up (made on first need, for each new pid). */
-struct space {
-	struct symbolizer *sy;
-	struct unwinder *uw;
-	int uw_tried;
-	uint32_t pid;
-	size_t nmaps;		/* the mappings known when it was made */
-};
-
-/* c NULL: no notes (the reader thread's unwinding space). */
-static void space_end(struct campaign *c, struct profile_state *s, struct space *sp)
-{
-	if (sp->sy) {
-		if (c)
-			note_gaps(c, s, sp->sy);
-		symbolizer_free(sp->sy);
-	}
-	unwinder_free(sp->uw);
-	memset(sp, 0, sizeof(*sp));
-}
-
-static void space_for(struct campaign *c, struct profile_state *s, struct collect *col,
-		      struct space *sp, uint32_t pid)
-{
-	if (sp->sy && sp->pid == pid && sp->nmaps == col->nmaps)
-		return;
-	space_end(c, s, sp);
-	sp->sy = symbolizer_new();
-	sp->pid = pid;
-	sp->nmaps = col->nmaps;
-	for (size_t i = 0; i < col->nmaps; i++)
-		if (col->maps[i].pid == pid)
-			symbolizer_add_map(sp->sy, col->maps[i].start,
-					   col->maps[i].end - col->maps[i].start, col->maps[i].pgoff,
-					   s->paths[col->maps[i].path], NULL);
-}
-
 /* The functions at addr of pid (the site), through the cache. */
 static const struct site *site_at(struct campaign *c, struct profile_state *s,
-				  struct collect *col, struct space *sp, uint32_t pid,
+				  struct collect *col, struct stackpipe *pipe, uint32_t pid,
 				  uint64_t addr)
 {
-	const struct map *m;
+	const struct sym_map *m;
+	size_t path;
 	struct sym_frame f[MAX_INLINE];
 	struct site *x, nx;
 	uint64_t off;
@@ -425,18 +347,18 @@ static const struct site *site_at(struct campaign *c, struct profile_state *s,
 
 	if (addr >= KERNEL_ADDRESS)
 		return bucket_site(c, s, &s->kernel_metric, "[kernel]", 0);
-	m = find_map(col, pid, addr);
+	m = stackpipe_map(pipe, pid, addr);
 	if (!m)
 		return bucket_site(c, s, &s->unknown_metric, "[unknown]", 1);
+	path = path_index(col, m->path);
 	off = addr - m->start + m->pgoff;
-	x = site_find(s, m->path, off);
+	x = site_find(s, path, off);
 	if (x)
 		return x;
-	space_for(c, s, col, sp, m->pid);
-	n = symbolizer_lookup(sp->sy, addr, f, MAX_INLINE);
+	n = symbolizer_lookup(stackpipe_symbolizer(pipe, pid), addr, f, MAX_INLINE);
 	if (n < 1)
 		return bucket_site(c, s, &s->unknown_metric, "[unknown]", 1);
-	nx = (struct site){ m->path, off, 0, s->nchains, (size_t)n };
+	nx = (struct site){ path, off, 0, s->nchains, (size_t)n };
 	ALLOC_GROW(s->chains, s->nchains + (size_t)n, s->chains_alloc);
 	/* Unnamed code already has its one name, "[object+0x12000]", from the
 	 * symbolizer (backend/symbols.c), as in every other table. */
@@ -444,7 +366,7 @@ static const struct site *site_at(struct campaign *c, struct profile_state *s,
 		s->chains[s->nchains++] = function_metric(c, &f[i]);
 	nx.metric = s->chains[nx.chain];
 	site_put(s, &nx);
-	return site_find(s, m->path, off);
+	return site_find(s, path, off);
 }
 
 /* The addresses of hit's stack, innermost first (the sampled one first). */
@@ -470,48 +392,6 @@ static int hit_pcs(const struct profile_state *s, const struct collect *col, con
 		n = n < MAX_PCS ? n + 1 : MAX_PCS;
 	}
 	return (int)n;
-}
-
-/* Unwind the dwarf samples read so far (hits[pending..]) into addresses,
- * and drop their registers and stack copies. */
-static void unwind_pending(struct profile_state *s, struct collect *col, struct space *sp)
-{
-	for (size_t i = col->pending; i < col->nhits; i++) {
-		struct hit *h = &col->hits[i];
-		uint64_t pcs[MAX_PCS];
-		const uint64_t *regs;
-		const struct map *m;
-		int kernel, n;
-
-		if (h->unwound || h->nchain != SAMPLE_NREGS || s->so.chain != SAMPLE_CHAIN_DWARF)
-			continue;
-		regs = col->raw_regs + h->chain;
-		kernel = h->ip >= KERNEL_ADDRESS;
-		pcs[0] = h->ip;
-		pcs[kernel] = unwind_regs_pc(regs);
-		n = 1;
-		m = find_map(col, h->pid, pcs[kernel]);
-		if (m) {
-			space_for(NULL, s, col, sp, m->pid);
-			if (!sp->uw && !sp->uw_tried) {
-				sp->uw = unwinder_new(sp->sy, m->pid);
-				sp->uw_tried = 1;
-			}
-			if (sp->uw)
-				n = unwinder_frames(sp->uw, h->tid, regs, col->raw_bytes + h->stack,
-						    h->nstack, pcs + kernel, MAX_PCS - kernel);
-		}
-		n += kernel;
-		h->chain = col->nwords;
-		h->nchain = (size_t)n;
-		h->unwound = 1;
-		ALLOC_GROW(col->words, col->nwords + (size_t)n, col->words_alloc);
-		memcpy(col->words + col->nwords, pcs, (size_t)n * sizeof(*pcs));
-		col->nwords += (size_t)n;
-	}
-	col->pending = col->nhits;
-	col->nraw_regs = 0;
-	col->nraw_bytes = 0;
 }
 
 /* The incl: metric of the function whose self metric is self. */
@@ -638,7 +518,7 @@ static void acc_add(struct acc *a, size_t m, double v, size_t nmetrics)
  * self time to the innermost, inclusive time once to each function on the
  * stack, and the stack's own time. */
 static void attribute_hit(struct campaign *c, struct profile_state *s, struct collect *col,
-			  struct space *sp, const struct hit *h, struct acc *a)
+			  struct stackpipe *pipe, const struct hit *h, struct acc *a)
 {
 	uint64_t pcs[MAX_PCS];
 	size_t fn[MAX_FNS], nfn = 0;
@@ -648,12 +528,12 @@ static void attribute_hit(struct campaign *c, struct profile_state *s, struct co
 	/* Outermost address first; in each, the containing function first.
 	 * A stack deeper than MAX_FNS keeps its outermost functions. */
 	for (int i = npcs; i-- > 0;) {
-		const struct site *x = site_at(c, s, col, sp, h->pid, pcs[i]);
+		const struct site *x = site_at(c, s, col, pipe, h->pid, pcs[i]);
 
 		for (size_t k = x->nchain; k-- > 0 && nfn < MAX_FNS;)
 			fn[nfn++] = s->chains[x->chain + k];
 	}
-	acc_add(a, s->chains[site_at(c, s, col, sp, h->pid, pcs[0])->chain], t, c->res.nmetrics);
+	acc_add(a, s->chains[site_at(c, s, col, pipe, h->pid, pcs[0])->chain], t, c->res.nmetrics);
 	if (s->so.chain == SAMPLE_CHAIN_NONE)
 		return;
 	s->chained++;
@@ -671,18 +551,16 @@ static void attribute_hit(struct campaign *c, struct profile_state *s, struct co
 }
 
 static void attribute(struct campaign *c, struct profile_state *s, struct collect *col,
-		      size_t run_index)
+		      struct stackpipe *pipe, size_t run_index)
 {
-	struct space sp = { 0 };
 	struct acc a = { 0 };
 
 	for (size_t i = 0; i < col->nhits; i++)
-		attribute_hit(c, s, col, &sp, &col->hits[i], &a);
+		attribute_hit(c, s, col, pipe, &col->hits[i], &a);
 	for (size_t m = 0; m < a.n; m++)
 		if (a.v[m] > 0)
 			campaign_set_value(c, run_index, m, a.v[m]);
 	campaign_set_value(c, run_index, s->samples_metric, (double)col->nhits);
-	space_end(c, s, &sp);
 	free(a.v);
 }
 
@@ -873,62 +751,41 @@ static void note_empty_run(struct campaign *c, const struct profile_state *s, si
 
 /*
  * With dwarf chains every sample carries up to 64 KiB of stack, more than
- * a ring buffer holds for long: a reader thread drains the buffers while
- * the run goes on (woken by the kernel when a quarter of a buffer is
- * full) and copies the records out. The stacks are unwound after the run,
- * so the unwinding takes no CPU from it, unless the copies pass
- * PENDING_BYTES: then the reader unwinds what it has and drops the copies,
- * so memory stays bounded on long runs. The
- * thread touches only the run's collect and its own unwinding space; the
- * campaign waits for the child meanwhile and joins the thread before it
- * looks at the records.
+ * a ring buffer holds for long: the pipeline's reader thread drains the
+ * buffers while the run goes on (backend/stackpipe.h) and copies the
+ * records out. The stacks are unwound after the run, so the unwinding
+ * takes no CPU from it, unless the copies pass PENDING_BYTES: then the
+ * reader unwinds what it has and drops the copies, so memory stays bounded
+ * on long runs. The thread touches only the run's collect and pipeline;
+ * the campaign waits for the child meanwhile and joins the thread before
+ * it looks at the records.
  */
 struct profile_run {
 	struct profile_state *s;
-	struct sample_set set;
-	int open;
+	struct stackpipe pipe;
 	struct collect col;
-	struct space space;	/* the reader's unwinding space */
-	struct sample_reader reader;
 };
-
-static void drain(struct profile_run *r, int unwind)
-{
-	struct error err;
-
-	error_clear(&err);
-	if (sample_read(&r->set, on_record, &r->col, &err) && !r->col.corrupt)
-		r->col.corrupt = xstrdup(err.msg);
-	if (unwind || r->col.nraw_bytes > r->s->pending)
-		unwind_pending(r->s, &r->col, &r->space);
-}
-
-static void drain_during(void *ctx)
-{
-	drain(ctx, 0);
-}
 
 static int attach(void *ctx, pid_t pid, struct error *err)
 {
 	struct profile_run *r = ctx;
 
-	if (sample_open(&r->set, pid, &r->s->so, err))
-		return -1;
-	r->open = 1;
-	if (r->s->so.chain == SAMPLE_CHAIN_DWARF)
-		sample_reader_start(&r->reader, &r->set, drain_during, r);
-	return 0;
+	return stackpipe_open(&r->pipe, pid, &r->s->so, err);
 }
 
 static int profile_begin(struct campaign *c, void *state, struct run_setup *rs, void *run,
 			 struct error *err)
 {
 	struct profile_run *r = run;
+	struct profile_state *s = state;
+	struct stackpipe_user u = { on_sample, on_stack, &r->col, s->pending, 0,
+				    s->so.chain == SAMPLE_CHAIN_DWARF };
 
 	(void)c;
 	(void)err;
-	r->s = state;
-	r->col.s = state;
+	r->s = s;
+	r->col.s = s;
+	stackpipe_init(&r->pipe, &u);
 	run_setup_attach(rs, attach, r);
 	return 0;
 }
@@ -959,13 +816,8 @@ static void note_chains(struct campaign *c, struct profile_state *s)
 
 static void collect_release(struct collect *col)
 {
-	free(col->maps);
 	free(col->hits);
-	free(col->forks);
 	free(col->words);
-	free(col->raw_regs);
-	free(col->raw_bytes);
-	free(col->corrupt);
 	memset(col, 0, sizeof(*col));
 }
 
@@ -975,34 +827,35 @@ static void profile_end(struct campaign *c, void *state, void *run,
 	struct profile_state *s = state;
 	struct profile_run *r = run;
 	struct collect *col = &r->col;
+	struct gap_ctx g = { c, s };
 
 	(void)out;
-	sample_reader_stop(&r->reader);
-	if (!r->open || c->res.runs[run_index].status == RUN_EXEC_FAILED)
+	stackpipe_finish(&r->pipe);
+	if (!r->pipe.open || c->res.runs[run_index].status == RUN_EXEC_FAILED)
 		return;
-	drain(r, 1);
-	space_end(NULL, s, &r->space);
-	if (col->corrupt)
-		result_add_note(&c->res, NOTE_WARNING, NULL, NULL, "profile: %s", col->corrupt);
+	if (r->pipe.corrupt)
+		result_add_note(&c->res, NOTE_WARNING, NULL, NULL, "profile: %s", r->pipe.corrupt);
 	if (!col->nhits && !s->empty_runs++)
 		note_empty_run(c, s, run_index);
-	attribute(c, s, col, run_index);
+	attribute(c, s, col, &r->pipe, run_index);
+	stackpipe_gaps(&r->pipe, note_gap, &g);
 	if (oomguard_caught() && !s->oom_noted++)
 		result_add_note(&c->res, NOTE_WARNING, NULL, NULL, "profile: %s while symbolizing "
 				"or unwinding run %zu: from there its samples count as '[unknown]' "
 				"and their call chains are cut short; the campaign stops after this "
 				"run", oomguard_caught(), run_index + 1);
 	note_chains(c, s);
-	if (col->lost && s->so.pages < PROFILE_MAX_PAGES)
+	if (r->pipe.lost && s->so.pages < PROFILE_MAX_PAGES)
 		s->so.pages *= 2;	/* the next runs get a larger buffer */
-	if (col->lost) {
-		s->lost += col->lost;
+	if (r->pipe.lost) {
+		s->lost += r->pipe.lost;
 		if (s->lost_runs++ == 0)
 			result_add_note(&c->res, NOTE_WARNING, NULL, "lower --profile-rate",
 					"profile: the kernel dropped samples of some runs (buffer "
 					"full); their self times are low");
 	}
 	collect_release(col);
+	stackpipe_release(&r->pipe);
 }
 
 static void profile_run_release(void *state, void *run)
@@ -1010,11 +863,9 @@ static void profile_run_release(void *state, void *run)
 	struct profile_run *r = run;
 
 	(void)state;
-	sample_reader_stop(&r->reader);
-	space_end(NULL, r->s, &r->space);
+	if (r->s)	/* begun: its pipeline was made */
+		stackpipe_release(&r->pipe);
 	collect_release(&r->col);
-	if (r->open)
-		sample_close(&r->set);
 }
 
 static void profile_release(void *state)

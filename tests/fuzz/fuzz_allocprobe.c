@@ -52,13 +52,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ap.so.uprobe_flags = flags;
 	ap.so.nuprobes = NPROBES;
 	allocprobe_run_offline(&r, &ap);
-	r.set.o = ap.so;
-	r.set.ids = ids;
-	r.set.nids = NPROBES;
-	fuzz_ring(&r.set, data[0], data + 1, size - 1);
+	r.pipe.set.o = ap.so;
+	r.pipe.set.ids = ids;
+	r.pipe.set.nids = NPROBES;
+	fuzz_ring(&r.pipe.set, data[0], data + 1, size - 1);
 	error_clear(&err);
-	sample_read(&r.set, allocprobe_feed, &r, &err);	/* what was read before an error is kept */
-	memset(&r.set, 0, sizeof(r.set));	/* the ring is the harness's */
+	sample_read(&r.pipe.set, allocprobe_feed, &r, &err);	/* what was read before an error is kept */
+	memset(&r.pipe.set, 0, sizeof(r.pipe.set));	/* the ring is the harness's */
 	if (allocprobe_finish(&r, &out, &spawns, &lost, &err) == 0)
 		callcount_sites_release(&out);
 	allocprobe_run_release(&r);
