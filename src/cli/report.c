@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/report_bisect.h"
 #include "core/outfile.h"
 #include "core/strbuf.h"
 #include "report/compare_table.h"
@@ -199,6 +200,13 @@ int cmd_report(int argc, const char **argv)
 		error_set(&err, ERR_USAGE, "no result to report");
 		error_hint(&err, "give a file written by 'pmustat stat -o FILE'");
 		return fail(args, &err);
+	}
+	if (nfiles == 1 && report_is_bisect(argv[next])) {
+		struct report_bisect_opts bo = { html, csv, out, by, quiet, verbose };
+
+		rc = report_bisect(argv[next], &bo);
+		free(args);
+		return rc;
 	}
 	if (by && parse_by(by, &by_what, &err)) {
 		error_hint(&err, "run 'pmustat report -h'");

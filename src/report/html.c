@@ -36,7 +36,7 @@ static const struct html_section sections[] = {
 };
 #define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
 
-static const char style[] =
+const char html_style[] =
 	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#222;"
 	"max-width:1400px;margin:0 auto;padding:1.2em 1.5em;box-sizing:border-box}"
 	"h1{font-size:1.5em;margin-bottom:.3em}h1 small{color:#666;font-weight:normal}"
@@ -130,13 +130,19 @@ static void title(const struct html_ctx *c, struct strbuf *out)
 	variants(r, out);
 }
 
+void html_ctx_init(struct html_ctx *c, const struct analysed *a, const char *table)
+{
+	*c = (struct html_ctx){ .r = a->r, .table = table, .a = a, .an = a->an, .cmp = a->cmp,
+				.at = a->at };
+}
+
 void report_html(const struct analysed *a, const char *table, struct strbuf *out)
 {
 	const struct result *r = a->r;
-	struct html_ctx c = { .r = r, .table = table, .a = a, .an = a->an, .cmp = a->cmp,
-			      .at = a->at };
+	struct html_ctx c;
 	struct strbuf body[NSECTIONS];
 
+	html_ctx_init(&c, a, table);
 	for (size_t i = 0; i < NSECTIONS; i++) {
 		strbuf_init(&body[i]);
 		sections[i].render(&c, &body[i]);
@@ -144,7 +150,7 @@ void report_html(const struct analysed *a, const char *table, struct strbuf *out
 	strbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 			 "<meta name=\"viewport\" content=\"width=device-width\">\n<title>pmustat ");
 	html_text(out, r->command);
-	strbuf_addf(out, "</title>\n<style>%s</style>\n</head><body>\n", style);
+	strbuf_addf(out, "</title>\n<style>%s</style>\n</head><body>\n", html_style);
 	title(&c, out);
 	strbuf_adds(out, "<nav>");
 	for (size_t i = 0; i < NSECTIONS; i++)

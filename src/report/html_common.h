@@ -32,6 +32,11 @@ struct html_ctx {
 	struct attribution_set at;
 };
 
+/* The page's context for the analysed result a (table: as report_html's). */
+void html_ctx_init(struct html_ctx *c, const struct analysed *a, const char *table);
+/* The page's style sheet (html.c), shared by every page pmustat writes. */
+extern const char html_style[];
+
 /* A part of the page: renders nothing when it has nothing to show. */
 typedef void html_section_fn(const struct html_ctx *c, struct strbuf *out);
 

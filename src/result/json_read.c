@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/strbuf.h"
+#include "result/json_fields.h"
 
 /* Blocks are numbered, not counted (analysis lays out only the blocks
  * present), but bounded so that merging results (blocks renumbered after
@@ -66,19 +67,6 @@ static int within_budget(const struct result *r, size_t runs, size_t metrics,
 			 r->nmetrics + metrics, r->nvariants + variants,
 			 r->nvariants + variants == 1 ? "" : "s", budget >> 20);
 }
-
-#define NFIELDS(a) (sizeof(a) / sizeof(*(a)))
-
-enum field_type { F_INT, F_UINT, F_U32, F_SIZE, F_U64, F_NUM, F_BOOL, F_STR, F_CHARS };
-
-struct field {
-	const char *key;
-	enum field_type type;
-	void *dst;		/* int, unsigned, uint32_t, size_t, uint64_t, double, int,
-				 * char * (owned, replaced), char[hi] */
-	long long lo, hi;	/* integers: the allowed range; F_CHARS: hi = buffer size */
-	int required;
-};
 
 static const char *want_text(const struct field *f, char *buf, size_t len)
 {
@@ -180,6 +168,17 @@ static int read_fields(json_t *o, const char *what, const struct field *fields, 
 		}
 	}
 	return 0;
+}
+
+int json_fields_read(json_t *o, const char *what, const struct field *fields, size_t n,
+		     struct error *err)
+{
+	return read_fields(o, what, fields, n, err);
+}
+
+int json_field_bad(const char *key, json_t *v, const char *want, struct error *err)
+{
+	return bad_value(key, v, want, err);
 }
 
 /* A required string member: its value, or NULL with err set. */

@@ -5,7 +5,8 @@
 # human units, the verdict words with the class of their verdict, the
 # profiled functions (work_a, work_b of tests/tools/twofunc.c) in tables
 # and flame graphs, the inclusive-time and allocation-site tables, a
-# function only the baseline runs named in the baseline's flame graph, the
+# function only the baseline runs named in the baseline's flame graph, a
+# bisect's page (the path of the search, the culprit, its profile), the
 # inline script's search and zoom changing the page, and no element made
 # from a name in a result. A screenshot of the first page is left in
 # $BUILD/html/ for a person to look at, of every page with
@@ -269,6 +270,37 @@ sed 's#</body>#<script>document.body.setAttribute("data-width", document.documen
 browse --window-size=1400,900 --dump-dom "file://$PWD/dw.html" >dw.dom
 width=$(grep -oE 'data-width="[0-9]+"' dw.dom | grep -oE '[0-9]+')
 [ -n "$width" ] && [ "$width" -le 1400 ] || fail "d.html is ${width:-?} px wide in a 1400 px window"
+
+# --- a bisect's page (FIXTURE: tests/fixtures/results/bisect-found.json and
+# bisect-neither.json, written by hand from docs/bisect.md's schema): the
+# path of the search with a row per step marked by its decision, the
+# culprit, and from the confirm step's compare result (p0.json above, a
+# live compare --profile, in the place of a bisect's steps/06-confirm.json)
+# the compare page's own verdict and profile sections ---
+mkdir -p bis/steps
+cp "$FIXTURES/results/bisect-found.json" bis/bisect.json
+cp p0.json bis/steps/06-confirm.json
+run_pm 0 report -q bis/bisect.json --html bis.html
+render bis.html bisect
+same_elements bis.html
+dom_has bis.html '<svg class="bisect-path" id="bisect-path"'
+expect_eq "$(count bis.html.dom '<g class="step" id="path-step-[0-9]+">')" 5 "bis.html: rows of the search path"
+for st in 1:like-good 2:skipped 3:like-bad 4:like-good 5:like-bad; do
+	dom_has bis.html "<g class=\"mark o-${st#*:}\" data-step=\"${st%%:*}\">"
+done
+dom_has bis.html 'first bad: a09b342</text>'
+dom_has bis.html '<p class="headline b-found">First bad commit: <b class="culprit">a09b342</b> validate every state twice'
+dom_has bis.html '<tr class="b-skip"><td class="num">2</td>'
+dom_has bis.html '<h3>Every metric of the culprit against its parent</h3>'
+dom_has bis.html '<section id="culprit">.*<table class="verdicts">'
+dom_has bis.html '<section id="profile">.*<td class="fn">work_b'
+dom_lacks bis.html 'is not next to this bisect.json'
+cp "$FIXTURES/results/bisect-neither.json" neither.json
+run_pm 0 report -q neither.json --html nei.html
+render nei.html bisect-neither
+dom_has nei.html '<g class="mark o-neither" data-step="2">'
+dom_has nei.html '<p class="headline b-stopped"><span class="verdict">neither</span>'
+dom_lacks nei.html '<section id="culprit">'
 
 # --- names, commands and notes with markup and control characters ---
 esc='\u001b'

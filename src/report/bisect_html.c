@@ -1,0 +1,514 @@
+/*
+ * A bisect's page: the outcome first (the first bad commit and the size of
+ * its change, or why the search stopped), then the path of the search —
+ * the range of commits as a line, good on the left and bad on the right,
+ * one row per step with the candidate marked by its decision (like good,
+ * like bad, skipped, neither, undecided), the decisions before it faint,
+ * and the window the search was narrowing when the document has it — the
+ * step table with each step's evidence against good and against bad (the
+ * terminal's model, bisect_steps_model), the culprit, its profile (the
+ * compare page's own sections on the confirm step's result), the notes and
+ * the settings. Same style sheet as every page; no script of its own.
+ */
+#include "report/bisect.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "report/html_common.h"
+
+struct bisect_page {
+	const struct bisect_doc *d;
+	const struct html_ctx *confirm;	/* NULL: no compare result to draw from */
+	const char *terminal;
+};
+
+typedef void bisect_section_fn(const struct bisect_page *p, struct strbuf *out);
+
+static const char bisect_style[] =
+	".b-found .verdict{background:#c62828;color:#fff;padding:0 .35em;border-radius:3px}"
+	".b-stopped .verdict{background:#fff3cd;color:#7a5b00;padding:0 .35em;border-radius:3px}"
+	"svg.bisect-path .axis{stroke:#bbb;stroke-width:1.5}svg.bisect-path .window{fill:#eef3f8}"
+	"svg.bisect-path circle.commit{fill:#fff;stroke:#aaa}svg.bisect-path .label{fill:#555}"
+	"svg.bisect-path .row-label{fill:#333;font-weight:600}"
+	".mark circle,.mark rect{stroke:#fff;stroke-width:1}.mark.past{opacity:.35}"
+	".o-like-good circle,.o-good circle{fill:#2e7d32}.o-like-bad circle,.o-bad circle{fill:#c62828}"
+	".o-skipped circle{fill:#9e9e9e}.o-neither circle{fill:#ef6c00}"
+	".o-undecided circle{fill:#f9a825}.o-differ circle,.o-same circle{fill:#1a4d80}"
+	".culprit-line{stroke:#c62828;stroke-dasharray:4 3;stroke-width:1.5}"
+	"span.swatch{display:inline-block;width:.8em;height:.8em;border-radius:50%;"
+	"margin:0 .3em 0 1em;vertical-align:-.05em}"
+	"tr.b-good td.outcome{color:#2e7d32;font-weight:600}tr.b-bad td.outcome{color:#c62828;"
+	"font-weight:600}tr.b-skip td{color:#888}tr.b-neither td.outcome{color:#ef6c00;"
+	"font-weight:700}tr.b-undecided td.outcome{color:#b08900;font-weight:700}"
+	"td.reason{color:#555;font-size:.92em;max-width:34em}td.commit{font-family:ui-monospace,"
+	"monospace}";
+
+static const char *str(const char *s)
+{
+	return s ? s : "-";
+}
+
+/* ---- outcome -------------------------------------------------------------- */
+
+static void cmp_html(struct strbuf *out, const struct bisect_cmp *k)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	bisect_cmp_text(k, &sb);
+	html_text(out, sb.buf);
+	strbuf_release(&sb);
+}
+
+static void outcome(const struct bisect_page *p, struct strbuf *out)
+{
+	const struct bisect_doc *d = p->d;
+	int found = d->outcome && !strcmp(d->outcome, "found") && d->has_culprit;
+	struct strbuf text = STRBUF_INIT;
+
+	strbuf_addf(out, "<p class=\"headline %s\">", found ? "b-found" : "b-stopped");
+	if (found) {
+		strbuf_adds(out, "First bad commit: <b class=\"culprit\">");
+		html_text(out, str(d->culprit.abbrev));
+		strbuf_adds(out, "</b> ");
+		html_text(out, str(d->culprit.subject));
+		strbuf_adds(out, " &mdash; ");
+		html_text(out, str(d->change.metric));
+		strbuf_adds(out, " ");
+		cmp_html(out, &d->change);
+		strbuf_adds(out, " <span class=\"verdict\">");
+		html_text(out, str(d->change.verdict));
+		strbuf_addf(out, "</span> against its parent (n %zu)</p>\n", d->change.n);
+	} else {
+		/* the terminal's words for why it stopped: the first line as the
+		 * headline, the evidence or the commits left under it */
+		const char *nl;
+
+		bisect_outcome_text(d, &text);
+		nl = strchr(text.buf, '\n');
+		strbuf_adds(out, "<span class=\"verdict\">");
+		html_text(out, str(d->outcome));
+		strbuf_adds(out, "</span> ");
+		if (nl)
+			*(char *)nl = 0;
+		html_text(out, text.buf);
+		strbuf_adds(out, "</p>\n");
+		if (nl && nl[1]) {
+			strbuf_adds(out, "<pre class=\"terminal\">");
+			html_text_lines(out, nl + 1);
+			strbuf_adds(out, "</pre>\n");
+		}
+	}
+	strbuf_addf(out, "<p class=\"note\">%zu decisions (at most %zu without skips), %zu "
+		    "skipped, %zu measured runs in all, premise and confirmation included.</p>\n",
+		    d->decisions, d->max_decisions, d->skipped, d->runs_total);
+	strbuf_release(&text);
+}
+
+/* ---- the path of the search ----------------------------------------------- */
+
+#define PATH_W 960.0
+#define PATH_L 130.0		/* room for the row labels */
+#define PATH_R 150.0		/* room for the last marker's label */
+#define PATH_ROW 30.0
+#define PATH_TOP 22.0
+/* Beyond this many commits the line is drawn without a dot per commit. */
+#define PATH_MAX_DOTS 400
+
+static double xpos(const struct bisect_doc *d, size_t pos)
+{
+	double n = d->candidates ? (double)d->candidates : 1.0;
+
+	return PATH_L + (double)pos * (PATH_W - PATH_L - PATH_R) / n;
+}
+
+/* The commit at position pos (0 = good), when the document names it. */
+static const struct bisect_commit *at(const struct bisect_doc *d, size_t pos)
+{
+	if (pos == 0)
+		return &d->good;
+	if (pos == d->candidates)
+		return &d->bad;
+	return pos <= d->nrange ? &d->range[pos - 1] : NULL;
+}
+
+static void commit_title(struct strbuf *out, const struct bisect_commit *c, size_t pos)
+{
+	strbuf_addf(out, "<title>%zu: ", pos);
+	if (c) {
+		html_text(out, str(c->abbrev));
+		strbuf_adds(out, " ");
+		html_text(out, str(c->subject));
+	}
+	strbuf_adds(out, "</title>");
+}
+
+/* The line of commits: a dot per commit (named on hover when the document
+ * lists the range), good and bad at its ends. */
+static void commits_row(const struct bisect_doc *d, double y, struct strbuf *out)
+{
+	strbuf_addf(out, "<text class=\"row-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
+		    "commits</text>\n", PATH_L - 12, y + 4);
+	strbuf_addf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+		    xpos(d, 0), y, xpos(d, d->candidates), y);
+	for (size_t p = 1; d->candidates <= PATH_MAX_DOTS && p < d->candidates; p++) {
+		strbuf_addf(out, "<circle class=\"commit\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\">",
+			    xpos(d, p), y);
+		commit_title(out, at(d, p), p);
+		strbuf_adds(out, "</circle>\n");
+	}
+	for (int end = 0; end < 2; end++) {
+		const struct bisect_commit *c = end ? &d->bad : &d->good;
+		size_t p = end ? d->candidates : 0;
+
+		strbuf_addf(out, "<g class=\"mark o-%s\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\">",
+			    end ? "bad" : "good", xpos(d, p), y);
+		commit_title(out, c, p);
+		strbuf_addf(out, "</circle><text class=\"label\" x=\"%.1f\" y=\"%.1f\" "
+			    "text-anchor=\"middle\">%s ", xpos(d, p), y - 10, end ? "bad" : "good");
+		html_text(out, str(c->abbrev));
+		strbuf_adds(out, "</text></g>\n");
+	}
+}
+
+/* A step's marker: its outcome as the class, its commit and reason on hover;
+ * past = an earlier decision repeated on a later row. */
+static void marker(const struct bisect_doc *d, const struct bisect_step *s, double y, int past,
+		   struct strbuf *out)
+{
+	double x = xpos(d, s->position);
+
+	strbuf_adds(out, "<g class=\"mark");
+	if (past)
+		strbuf_adds(out, " past");
+	strbuf_adds(out, " o-");
+	html_text(out, str(s->outcome));
+	strbuf_addf(out, "\" data-step=\"%d\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\"><title>",
+		    s->index, x, y, past ? 4 : 7);
+	html_text(out, str(s->c.abbrev));
+	strbuf_adds(out, " ");
+	html_text(out, str(s->c.subject));
+	strbuf_adds(out, ": ");
+	html_text(out, str(s->outcome));
+	strbuf_adds(out, " &mdash; ");
+	html_text(out, str(s->reason));
+	strbuf_adds(out, "</title></circle>");
+	if (!past) {
+		strbuf_addf(out, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\">", x + 11, y + 4);
+		html_text(out, str(s->c.abbrev));
+		strbuf_adds(out, " ");
+		html_text(out, str(s->outcome));
+		strbuf_adds(out, "</text>");
+	}
+	strbuf_adds(out, "</g>\n");
+}
+
+static void step_row(const struct bisect_doc *d, size_t i, double y, struct strbuf *out)
+{
+	const struct bisect_step *s = &d->steps[i];
+
+	strbuf_addf(out, "<g class=\"step\" id=\"path-step-%d\">", s->index);
+	strbuf_addf(out, "<text class=\"row-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
+		    "step %d</text>\n", PATH_L - 12, y + 4, s->index);
+	if (s->has_window && s->window_lo <= s->window_hi && s->window_hi <= d->candidates)
+		strbuf_addf(out, "<rect class=\"window\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			    "height=\"%.1f\"><title>still open: commits %zu to %zu</title></rect>\n",
+			    xpos(d, s->window_lo), y - 9, xpos(d, s->window_hi) -
+			    xpos(d, s->window_lo), 18.0, s->window_lo, s->window_hi);
+	strbuf_addf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+		    xpos(d, 0), y, xpos(d, d->candidates), y);
+	for (size_t j = 0; j < i; j++)
+		if (d->steps[j].position <= d->candidates)
+			marker(d, &d->steps[j], y, 1, out);
+	if (s->position <= d->candidates)
+		marker(d, s, y, 0, out);
+	strbuf_adds(out, "</g>\n");
+}
+
+/* Where the culprit sits on the line: the confirm step's position, else
+ * the step that tested it; 0 when the document does not say. */
+static size_t culprit_position(const struct bisect_doc *d)
+{
+	if (!d->has_culprit || !d->culprit.commit)
+		return 0;
+	if (d->confirm.present && d->confirm.position)
+		return d->confirm.position;
+	for (size_t i = 0; i < d->nsteps; i++)
+		if (d->steps[i].c.commit && !strcmp(d->steps[i].c.commit, d->culprit.commit))
+			return d->steps[i].position;
+	return 0;
+}
+
+static void path_svg(const struct bisect_doc *d, struct strbuf *out)
+{
+	size_t rows = 1 + d->nsteps, cp = culprit_position(d);
+	double h = PATH_TOP + PATH_ROW * (double)rows + (cp ? 24 : 6);
+
+	strbuf_addf(out, "<svg class=\"bisect-path\" id=\"bisect-path\" viewBox=\"0 0 %.0f %.0f\" "
+		    "width=\"%.0f\" height=\"%.0f\" role=\"img\"><title>the path of the search: "
+		    "%zu commits after good, %zu steps</title>\n", PATH_W, h, PATH_W, h,
+		    d->candidates, d->nsteps);
+	if (cp && cp <= d->candidates) {
+		double x = xpos(d, cp), y1 = PATH_TOP + PATH_ROW * (double)rows;
+
+		strbuf_addf(out, "<g class=\"culprit\"><line class=\"culprit-line\" x1=\"%.1f\" "
+			    "y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/><text class=\"label\" x=\"%.1f\" "
+			    "y=\"%.1f\" text-anchor=\"middle\">first bad: ", x, PATH_TOP, x, y1 - 8,
+			    x, y1 + 8);
+		html_text(out, str(d->culprit.abbrev));
+		strbuf_adds(out, "</text></g>\n");
+	}
+	commits_row(d, PATH_TOP + PATH_ROW / 2, out);
+	for (size_t i = 0; i < d->nsteps; i++)
+		step_row(d, i, PATH_TOP + PATH_ROW * ((double)i + 1.5), out);
+	strbuf_adds(out, "</svg>\n");
+}
+
+static void legend(struct strbuf *out)
+{
+	static const struct {
+		const char *cls, *color, *words;
+	} keys[] = {
+		{ "like-good", "#2e7d32", "like good" }, { "like-bad", "#c62828", "like bad" },
+		{ "skipped", "#9e9e9e", "skipped (build failed)" },
+		{ "neither", "#ef6c00", "neither" }, { "undecided", "#f9a825", "undecided" },
+	};
+
+	strbuf_adds(out, "<p class=\"legend\">Commits in order, good on the left, bad on the "
+			 "right; one row per step, its candidate marked by the decision, earlier "
+			 "decisions faint, the shaded band the commits still open when it was "
+			 "chosen.");
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
+		strbuf_addf(out, "<span class=\"swatch\" style=\"background:%s\"></span>%s",
+			    keys[i].color, keys[i].words);
+	strbuf_adds(out, "</p>\n");
+}
+
+static void search_path(const struct bisect_page *p, struct strbuf *out)
+{
+	const struct bisect_doc *d = p->d;
+	struct texttable t;
+
+	path_svg(d, out);
+	legend(out);
+	strbuf_adds(out, "<h3>Steps, with their evidence</h3>\n");
+	bisect_steps_model(d, 1, &t);
+	html_texttable(out, &t, "bisect-steps");
+	texttable_release(&t);
+	strbuf_adds(out, "<p class=\"legend\">vs good, vs bad: the candidate's ");
+	html_text(out, str(d->primary));
+	strbuf_addf(out, " against good's and against bad's, as a change with its interval "
+		    "(the premise: bad against good; the confirmation: the culprit against its "
+		    "parent); each decided at an error rate of %g, verdicts against a "
+		    "&plusmn;%.1f%% noise band.</p>\n", d->alpha, 100 * d->noise_band);
+}
+
+/* ---- the culprit, its profile --------------------------------------------- */
+
+static void fact(struct strbuf *out, const char *term, const char *value)
+{
+	strbuf_addf(out, "<dt>%s</dt><dd>", term);
+	html_text(out, str(value));
+	strbuf_adds(out, "</dd>");
+}
+
+static void culprit(const struct bisect_page *p, struct strbuf *out)
+{
+	const struct bisect_doc *d = p->d;
+	const struct bisect_cmp *k = &d->change;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!d->has_culprit)
+		return;
+	strbuf_adds(out, "<dl class=\"culprit\">");
+	fact(out, "commit", d->culprit.commit);
+	fact(out, "subject", d->culprit.subject);
+	fact(out, "parent", d->culprit_parent);
+	if (k->present) {
+		bisect_cmp_text(k, &sb);
+		strbuf_addf(&sb, " %s (n %zu)", str(k->verdict), k->n);
+		fact(out, str(k->metric), sb.buf);
+		strbuf_reset(&sb);
+		if (isfinite(k->mean_this) && isfinite(k->mean_that))
+			strbuf_addf(&sb, "%.6g against %.6g", k->mean_this, k->mean_that);
+		fact(out, "means, culprit against parent", sb.len ? sb.buf : NULL);
+	}
+	strbuf_adds(out, "</dl>\n");
+	strbuf_release(&sb);
+	if (p->confirm && p->confirm->r->nvariants >= 2) {
+		strbuf_adds(out, "<h3>Every metric of the culprit against its parent</h3>\n");
+		html_verdicts(p->confirm, out);
+	}
+}
+
+/* The document's own top of the difference, when the compare result it
+ * came from is not next to it (a bisect.json copied alone). */
+static void profile_summary(const struct bisect_doc *d, struct strbuf *out)
+{
+	static const char *const classes[] = { "fn", NULL, NULL, NULL, NULL };
+	struct texttable t;
+
+	strbuf_adds(out, "<p class=\"note\">The culprit's profiled compare result ");
+	html_text(out, str(d->profile_result));
+	strbuf_adds(out, " is not next to this bisect.json: the functions below are the top of "
+			 "the difference as the bisect recorded it; render that file with "
+			 "<code>pmustat report FILE --html PAGE</code> for the full profile.</p>\n");
+	texttable_init(&t, 5, "lrrrr");
+	t.classes = classes;
+	texttable_row(&t);
+	texttable_set(&t, 0, 0, "function");
+	texttable_set(&t, 0, 1, "ratio");
+	texttable_set(&t, 0, 2, "95%% interval");
+	texttable_set(&t, 0, 3, "share, parent");
+	texttable_set(&t, 0, 4, "share, culprit");
+	for (size_t i = 0; i < d->nfunctions; i++) {
+		const struct bisect_profile_fn *f = &d->functions[i];
+		size_t row = texttable_row(&t);
+
+		texttable_set(&t, row, 0, "%s", f->name);
+		texttable_set(&t, row, 1, "%.4f", f->ratio);
+		texttable_set(&t, row, 2, "[%.4f, %.4f]", f->ci_lo, f->ci_hi);
+		texttable_set(&t, row, 3, "%.1f%%", 100 * f->share_base);
+		texttable_set(&t, row, 4, "%.1f%%", 100 * f->share_culprit);
+	}
+	html_texttable(out, &t, "profile");
+	texttable_release(&t);
+}
+
+static void profile(const struct bisect_page *p, struct strbuf *out)
+{
+	if (!p->d->has_profile)
+		return;
+	if (!p->confirm) {
+		profile_summary(p->d, out);
+		return;
+	}
+	html_profile(p->confirm, out);
+	html_flames(p->confirm, out);
+}
+
+/* ---- notes, settings, terminal -------------------------------------------- */
+
+static void notes(const struct bisect_page *p, struct strbuf *out)
+{
+	const struct bisect_doc *d = p->d;
+
+	if (!d->nnotes)
+		return;
+	strbuf_adds(out, "<ul class=\"notes\">\n");
+	for (size_t i = 0; i < d->nnotes; i++) {
+		strbuf_addf(out, "<li class=\"%s\">", d->notes[i].warning ? "warning" : "info");
+		html_text(out, str(d->notes[i].text));
+		strbuf_adds(out, "</li>\n");
+	}
+	strbuf_adds(out, "</ul>\n");
+}
+
+static void commit_fact(struct strbuf *out, const char *term, const struct bisect_commit *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s (%s) %s", str(c->rev), str(c->commit), str(c->subject));
+	fact(out, term, sb.buf);
+	strbuf_release(&sb);
+}
+
+static void settings(const struct bisect_page *p, struct strbuf *out)
+{
+	const struct bisect_doc *d = p->d;
+	struct strbuf cmd = STRBUF_INIT, num = STRBUF_INIT;
+
+	for (size_t i = 0; d->command && d->command[i]; i++)
+		strbuf_addf(&cmd, "%s%s", i ? " " : "", d->command[i]);
+	strbuf_adds(out, "<dl>");
+	fact(out, "repository", d->repository);
+	fact(out, "command", cmd.buf);
+	fact(out, d->build_shell ? "build (through a shell)" : "build", d->build_command);
+	commit_fact(out, "good", &d->good);
+	commit_fact(out, "bad", &d->bad);
+	fact(out, "primary metric", d->primary);
+	strbuf_addf(&num, "%g per comparison; noise band &plusmn;%.1f%%", d->alpha,
+		    100 * d->noise_band);
+	strbuf_addf(out, "<dt>error rate</dt><dd>%s</dd>", num.buf);
+	fact(out, "created", d->created);
+	fact(out, "pmustat", d->tool_version);
+	strbuf_adds(out, "</dl>\n");
+	if (!d->complete)
+		strbuf_adds(out, "<p class=\"note\">This bisect did not finish: what is shown is "
+				 "what it decided; run the same command again to resume.</p>\n");
+	strbuf_release(&cmd);
+	strbuf_release(&num);
+}
+
+static void terminal(const struct bisect_page *p, struct strbuf *out)
+{
+	if (!p->terminal || !*p->terminal)
+		return;
+	strbuf_adds(out, "<details><summary>the text as the terminal shows it</summary>"
+			 "<pre class=\"terminal\">");
+	html_text_lines(out, p->terminal);
+	strbuf_adds(out, "</pre></details>\n");
+}
+
+/* ---- the page ------------------------------------------------------------- */
+
+static const struct {
+	const char *id, *title;
+	bisect_section_fn *render;
+} sections[] = {
+	{ "outcome", "Outcome", outcome },
+	{ "path", "Path of the search", search_path },
+	{ "culprit", "Culprit", culprit },
+	{ "profile", "Where the difference is (culprit against its parent)", profile },
+	{ "notes", "Notes", notes },
+	{ "settings", "Bisect", settings },
+	{ "terminal", "Terminal output", terminal },
+};
+#define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
+
+static void title(const struct bisect_doc *d, struct strbuf *out)
+{
+	strbuf_adds(out, "pmustat bisect");
+	for (size_t i = 0; d->command && d->command[i]; i++) {
+		strbuf_adds(out, " ");
+		html_text(out, d->command[i]);
+	}
+}
+
+void report_bisect_html(const struct bisect_doc *d, const struct analysed *confirm,
+			const char *term, struct strbuf *out)
+{
+	struct html_ctx c;
+	struct bisect_page p = { d, NULL, term };
+	struct strbuf body[NSECTIONS];
+
+	if (confirm) {
+		html_ctx_init(&c, confirm, NULL);
+		p.confirm = &c;
+	}
+	strbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+			 "<meta name=\"viewport\" content=\"width=device-width\">\n<title>");
+	title(d, out);
+	strbuf_addf(out, "</title>\n<style>%s%s</style>\n</head><body>\n<h1>", html_style,
+		    bisect_style);
+	title(d, out);
+	strbuf_addf(out, " <small>%zu commits, %zu steps, %zu measured runs</small></h1>\n",
+		    d->candidates, d->nsteps, d->runs_total);
+	for (size_t i = 0; i < NSECTIONS; i++) {
+		strbuf_init(&body[i]);
+		sections[i].render(&p, &body[i]);
+	}
+	strbuf_adds(out, "<nav>");
+	for (size_t i = 0; i < NSECTIONS; i++)
+		if (body[i].len)
+			strbuf_addf(out, "<a href=\"#%s\">%s</a>", sections[i].id,
+				    sections[i].title);
+	strbuf_adds(out, "</nav>\n");
+	for (size_t i = 0; i < NSECTIONS; i++) {
+		if (body[i].len)
+			strbuf_addf(out, "<section id=\"%s\"><h2>%s</h2>\n%s</section>\n",
+				    sections[i].id, sections[i].title, body[i].buf);
+		strbuf_release(&body[i]);
+	}
+	strbuf_adds(out, "</body></html>\n");
+}
