@@ -350,8 +350,9 @@ static void profile_summary(const struct bisect_doc *d, struct strbuf *out)
 
 	strbuf_adds(out, "<p class=\"note\">The culprit's profiled compare result ");
 	html_text(out, str(d->profile_result));
-	strbuf_adds(out, " is not next to this bisect.json: the functions below are the top of "
-			 "the difference as the bisect recorded it; render that file with "
+	strbuf_adds(out, " is not next to this bisect.json (or holds no profile): the functions "
+			 "below are the top of the difference as the bisect recorded it; render "
+			 "that file with "
 			 "<code>pmustat report FILE --html PAGE</code> for the full profile.</p>\n");
 	texttable_init(&t, 5, "lrrrr");
 	t.classes = classes;
@@ -377,14 +378,16 @@ static void profile_summary(const struct bisect_doc *d, struct strbuf *out)
 
 static void profile(const struct bisect_page *p, struct strbuf *out)
 {
+	size_t before = out->len;
+
 	if (!p->d->has_profile)
 		return;
-	if (!p->confirm) {
-		profile_summary(p->d, out);
-		return;
+	if (p->confirm) {
+		html_profile(p->confirm, out);
+		html_flames(p->confirm, out);
 	}
-	html_profile(p->confirm, out);
-	html_flames(p->confirm, out);
+	if (out->len == before)
+		profile_summary(p->d, out);
 }
 
 /* ---- notes, settings, terminal -------------------------------------------- */
