@@ -125,6 +125,9 @@ struct campaign_opts {
 	struct campaign_target target;
 	const char *done_reason;	/* stop reason when every block ran (NULL: "all runs done") */
 	const char *input;	/* --input: every run's stdin (NULL: /dev/null) */
+	/* cwd[variant]: the directory the variant's runs start in (bisect: the
+	 * candidate's worktree), or cwd NULL for pmustat's own. */
+	const char *const *cwd;
 	const char *shell;	/* --shell: the commands are 'SHELL -c STRING' (for the note) */
 	/* hooks[kind][variant]: the argv run for that variant, or hooks[kind]
 	 * NULL (or an entry NULL) for none. The caller owns them. */

@@ -181,6 +181,7 @@ static int run_slot(struct campaign *c, const struct sched_slot *slot, struct er
 		spec.timeout_s = rs.timeout_s;
 		spec.keep_children = c->o->keep_children;
 		spec.input = c->o->input;
+		spec.cwd = c->o->cwd ? c->o->cwd[slot->variant] : NULL;
 		spec.events = rs.events;
 		spec.group = rs.leader;
 		spec.nevents = rs.nevents;

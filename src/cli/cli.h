@@ -40,6 +40,7 @@ const struct cli_command *cli_commands(size_t *n);
 typedef void (*cli_option_visitor)(const struct option *opts, void *data);
 void cli_visit_options(const struct cli_command *cmd, cli_option_visitor fn, void *data);
 int cmd_fleet(int argc, const char **argv);
+int cmd_bisect(int argc, const char **argv);
 
 /* Print err to stderr; returns its exit code. */
 int cli_error(const struct error *err);

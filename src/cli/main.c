@@ -21,6 +21,7 @@ static const struct cli_command commands[] = {
 	{ "explain", cmd_explain, "how a metric or event resolves, where it lives, and why" },
 	{ "doctor", cmd_doctor, "what this machine can measure, each gap with cause and fix" },
 	{ "report", cmd_report, "re-render, merge or export saved results (HTML, CSV)" },
+	{ "bisect", cmd_bisect, "the first commit that changed a metric, each step decided by compare" },
 	{ "fleet", cmd_fleet, "one campaign on many machines through Slurm, merged by uarch" },
 	{ "demo", cmd_demo, "the built-in workload, measured (the main job of 'make demo')" },
 	{ "completion", cmd_completion, "print a bash or zsh completion script (from the option tables)" },

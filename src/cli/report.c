@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -157,6 +158,17 @@ static int emit(const struct result *res, const struct fleet *f, const char *htm
 	return rc;
 }
 
+/* A bisect's results directory stands for its bisect.json. Returns 1. */
+static int bisect_dir(const char *path, struct strbuf *doc)
+{
+	struct stat st;
+
+	strbuf_adds(doc, path);
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		strbuf_adds(doc, "/bisect.json");
+	return 1;
+}
+
 static int fail(const char **args, const struct error *err)
 {
 	free(args);
@@ -169,6 +181,7 @@ int cmd_report(int argc, const char **argv)
 	int help = 0, quiet = 0, verbose = 0, next, r, rc = 0, nfiles;
 	struct result res;
 	struct fleet fl;
+	struct strbuf bdoc = STRBUF_INIT;
 	enum fleet_by by_what = FLEET_BY_UARCH;
 	struct error err;
 	const struct option opts[] = {
@@ -201,13 +214,15 @@ int cmd_report(int argc, const char **argv)
 		error_hint(&err, "give a file written by 'pmustat stat -o FILE'");
 		return fail(args, &err);
 	}
-	if (nfiles == 1 && report_is_bisect(argv[next])) {
+	if (nfiles == 1 && bisect_dir(argv[next], &bdoc) && report_is_bisect(bdoc.buf)) {
 		struct report_bisect_opts bo = { html, csv, out, by, quiet, verbose };
 
-		rc = report_bisect(argv[next], &bo);
+		rc = report_bisect(bdoc.buf, &bo);
+		strbuf_release(&bdoc);
 		free(args);
 		return rc;
 	}
+	strbuf_release(&bdoc);
 	if (by && parse_by(by, &by_what, &err)) {
 		error_hint(&err, "run 'pmustat report -h'");
 		return fail(args, &err);

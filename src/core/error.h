@@ -16,6 +16,8 @@ enum pmu_exit {
 	PMU_EXIT_RUNTIME = 1,
 	PMU_EXIT_USAGE = 2,
 	PMU_EXIT_REGRESSION = 3,
+	PMU_EXIT_NO_DIFFERENCE = 4,	/* bisect: good and bad do not differ */
+	PMU_EXIT_NO_CULPRIT = 5,	/* bisect: stopped without one first bad commit */
 	PMU_EXIT_INTERRUPTED = 130,
 };
 

@@ -33,7 +33,7 @@ int measure_run(const struct measure_spec *spec, struct spawner *server, struct 
 {
 	int quick = !spec->attach && perf_events_inherited(spec->events, spec->nevents);
 	struct spawn_opts so = { spec->argv, spec->envp, spec->show_output, spec->pin_cpu,
-				 spec->keep_children, spec->input, quick };
+				 spec->keep_children, spec->input, quick, spec->cwd };
 	struct perf_set set = { NULL, 0 };
 	struct spawn sp;
 	size_t n = spec->nevents ? spec->nevents : 1;

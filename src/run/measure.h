@@ -17,6 +17,7 @@ struct measure_spec {
 	double timeout_s;		/* 0: none */
 	int keep_children;		/* let what the run leaves behind live on */
 	const char *input;		/* stdin file (opened per run), NULL = /dev/null */
+	const char *cwd;		/* directory to run in, NULL = pmustat's */
 	const struct event_spec *events;	/* perf events to count */
 	const size_t *group;		/* leader index per event, or NULL */
 	size_t nevents;

@@ -283,6 +283,10 @@ int spawn_start(struct spawn *sp, struct spawner *server, struct sigwatch *sw,
 		strbuf_add(&payload, o->input, strlen(o->input) + 1);
 		rq.has_input = 1;
 	}
+	if (o->cwd) {
+		strbuf_add(&payload, o->cwd, strlen(o->cwd) + 1);
+		rq.has_cwd = 1;
+	}
 	rq.payload = (uint32_t)payload.len;
 	rq.has_stderr_fd = sp->stderr_fd >= 0;
 	/* 'd' closes the run before (spawn_proto.h); the fd rides on it. */

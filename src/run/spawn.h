@@ -65,6 +65,7 @@ struct spawn_opts {
 	const char *input;	/* the child's stdin: this file, or NULL = /dev/null */
 	int quick;		/* exec at once, no go byte: the run's counters are
 				 * inherited from the server (measure.c) */
+	const char *cwd;	/* run in this directory, or NULL = pmustat's */
 };
 
 struct spawn {

@@ -49,6 +49,7 @@ struct spawn_request {
 	int32_t keep_children;	/* 1: let what the run leaves behind live on */
 	int32_t has_input;	/* 1: one more string after envp, the stdin file */
 	int32_t quick;		/* 1: no go byte; the server reports the pid after exec */
+	int32_t has_cwd;	/* 1: one more string, the directory to run in */
 };
 
 struct spawn_started {

@@ -227,6 +227,7 @@ struct child {
 	const struct spawn_request *rq;
 	char **argv, **envp;
 	const char *input;
+	const char *cwd;	/* chdir here before exec, or NULL */
 	int stderr_fd;
 	int join_fd;		/* the run cgroup's cgroup.procs, or -1 */
 	/* Written by the child; volatile, because the compiler cannot know
@@ -268,6 +269,8 @@ static void __attribute__((noreturn)) child_exec(struct child *c)
 		if (sched_setaffinity(0, sizeof(set), &set))
 			child_fail(c, errno);
 	}
+	if (c->cwd && chdir(c->cwd))
+		child_fail(c, errno);
 	devnull = open("/dev/null", O_RDWR);
 	if (devnull < 0)
 		child_fail(c, errno);
@@ -470,6 +473,8 @@ static void serve_one(struct server *s, const struct spawn_request *rq, char *pa
 		goto fail;
 	}
 	c.input = split_strings(payload, rq->nargv, rq->nenv, argv, envp);
+	/* The strings after envp: the input file, then the directory. */
+	c.cwd = rq->has_cwd ? (rq->has_input ? c.input + strlen(c.input) + 1 : c.input) : NULL;
 	if (!rq->has_input)
 		c.input = NULL;
 	c.join_fd = tree_join_fd(&s->tree);

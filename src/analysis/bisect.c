@@ -1,0 +1,165 @@
+/*
+ * The decisions of a bisect (analysis/bisect.h). A candidate is compared
+ * with both endpoints in the same randomized blocks; each comparison is an
+ * interval at the engine's error rate (the always-valid confidence sequence
+ * under the sequential rule, the exact range for exact counts). A candidate
+ * is like good only when it differs from bad and not from good, like bad the
+ * other way round; differing from both is evidence of a gradual change or
+ * of two changes, and the search stops on it instead of guessing a side.
+ * Calling a side wrongly needs an interval to miss the truth, so its chance
+ * is at most the engine's alpha per step.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "analysis/bisect.h"
+
+enum bisect_side bisect_side_of(const struct bisect_rec_cmp *c, double target)
+{
+	if (!c->valid)
+		return SIDE_OPEN;
+	if (c->verdict == STATS_EQUIVALENT)
+		return SIDE_SAME;
+	if (stats_verdict_directional((enum stats_verdict)c->verdict))
+		return SIDE_DIFF;
+	/* Undirected: known to +-target is as good as equivalent (the
+	 * sequential rule stops there: no further block would say more than
+	 * that the difference is small). */
+	if (isfinite(c->ci_lo) && isfinite(c->ci_hi) && c->ci_lo > 0 &&
+	    0.5 * log(c->ci_hi / c->ci_lo) <= log1p(target) + 1e-12)
+		return SIDE_SAME;
+	return SIDE_OPEN;
+}
+
+enum bisect_call bisect_decide(const struct bisect_rec_cmp *vs_good, const struct bisect_rec_cmp *vs_bad,
+			       double target)
+{
+	enum bisect_side g = bisect_side_of(vs_good, target), b = bisect_side_of(vs_bad, target);
+
+	if (g == SIDE_SAME && b == SIDE_DIFF)
+		return CALL_LIKE_GOOD;
+	if (g == SIDE_DIFF && b == SIDE_SAME)
+		return CALL_LIKE_BAD;
+	if (g == SIDE_DIFF && b == SIDE_DIFF)
+		return CALL_NEITHER;
+	return CALL_UNDECIDED;
+}
+
+enum bisect_call bisect_premise(const struct bisect_rec_cmp *bad_vs_good, double target)
+{
+	return bisect_side_of(bad_vs_good, target) == SIDE_DIFF ? CALL_DIFFER : CALL_SAME;
+}
+
+size_t bisect_max_decisions(size_t n)
+{
+	size_t d = 0;
+
+	while (((size_t)1 << d) < n)
+		d++;
+	return d;
+}
+
+/* The unknown position in (lo, hi) nearest their middle, or SIZE_MAX. */
+static size_t nearest_unknown(const enum bisect_mark *m, long lo, long hi)
+{
+	long mid = lo + (hi - lo) / 2, best = -1;
+
+	for (long i = lo + 1; i < hi; i++) {
+		if (m[i] != MARK_UNKNOWN)
+			continue;
+		if (best < 0 || labs(i - mid) < labs(best - mid))
+			best = i;
+	}
+	return best < 0 ? SIZE_MAX : (size_t)best;
+}
+
+void bisect_next(const enum bisect_mark *m, size_t n, struct bisect_next *out)
+{
+	long hi = (long)n - 1, lo = -1;
+	size_t pos;
+	int skipped = 0;
+
+	for (long i = 0; i < (long)n - 1; i++)
+		if (m[i] == MARK_BAD) {
+			hi = i;
+			break;
+		}
+	for (long i = 0; i < hi; i++)
+		if (m[i] == MARK_GOOD)
+			lo = i;
+	memset(out, 0, sizeof(*out));
+	out->window_lo = (size_t)(lo + 1);
+	out->window_hi = (size_t)(hi + 1);
+	pos = nearest_unknown(m, lo, hi);
+	if (pos != SIZE_MAX) {
+		out->what = NEXT_TEST;
+		out->pos = pos;
+		return;
+	}
+	for (long i = lo + 1; i < hi; i++)
+		skipped |= m[i] == MARK_SKIP;
+	out->what = skipped ? NEXT_SKIPPED_ONLY : NEXT_FOUND;
+	out->pos = (size_t)hi;
+	out->first = (size_t)(lo + 1);
+	out->last = (size_t)hi;
+}
+
+void bisect_cmp_from(const struct result *r, const struct comparison *c, int invert,
+		     struct bisect_rec_cmp *out)
+{
+	struct comparison t = *c;
+
+	memset(out, 0, sizeof(*out));
+	if (c->method == CMP_NONE)
+		return;
+	if (invert) {
+		t.ratio = 1 / c->ratio;
+		t.ci_lo = 1 / c->ci_hi;
+		t.ci_hi = 1 / c->ci_lo;
+		t.mean_a = c->mean_b;
+		t.mean_b = c->mean_a;
+		/* The same interval read the other way: a direction flips,
+		 * equivalence and inconclusiveness stay. */
+		t.verdict = c->verdict == STATS_SLOWER ? STATS_FASTER
+			    : c->verdict == STATS_FASTER ? STATS_SLOWER
+			    : c->verdict == STATS_SLOWER_UNSIZED ? STATS_FASTER_UNSIZED
+			    : c->verdict == STATS_FASTER_UNSIZED ? STATS_SLOWER_UNSIZED
+			    : c->verdict;
+	}
+	out->valid = 1;
+	out->ratio = t.ratio;
+	out->ci_lo = t.ci_lo;
+	out->ci_hi = t.ci_hi;
+	out->mean_this = t.mean_b;
+	out->mean_that = t.mean_a;
+	out->n = t.n;
+	out->exact = t.method == CMP_EXACT;
+	out->verdict = (int)t.verdict;
+	strncpy(out->word, comparison_verdict_word(r, &t), sizeof(out->word) - 1);
+}
+
+static void cmp_words(const struct bisect_rec_cmp *c, const char *whom, struct strbuf *out)
+{
+	if (!c->valid) {
+		strbuf_addf(out, "no comparison with %s", whom);
+		return;
+	}
+	strbuf_addf(out, "%.4fx %s's [%.4f, %.4f], %s", c->ratio, whom, c->ci_lo, c->ci_hi,
+		    c->word);
+}
+
+void bisect_reason(const struct bisect_rec_step *s, const char *metric, struct strbuf *out)
+{
+	static const char *const lead[] = {
+		[CALL_LIKE_GOOD] = "like good", [CALL_LIKE_BAD] = "like bad",
+		[CALL_NEITHER] = "like neither endpoint", [CALL_UNDECIDED] = "undecided",
+		[CALL_SKIPPED] = "skipped", [CALL_DIFFER] = "differ", [CALL_SAME] = "no difference",
+	};
+
+	strbuf_addf(out, "%s: %s ", lead[s->call], metric);
+	cmp_words(&s->vs_good, s->kind == STEP_CONFIRM ? "its parent" : "good", out);
+	if (s->kind == STEP_CANDIDATE) {
+		strbuf_adds(out, "; ");
+		cmp_words(&s->vs_bad, "bad", out);
+	}
+}

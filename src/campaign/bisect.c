@@ -1,0 +1,982 @@
+/*
+ * `pmustat bisect` (bisect.h): the search, driven by the compare engine.
+ * The inputs are checked first (git work tree, clean, revisions, ancestry),
+ * then the premise — good against bad, one comparison with compare's
+ * blocks, randomization and stopping rule — and then, while candidates are
+ * left, the one nearest the middle of the unknown ones is checked out in a
+ * detached worktree of its own (DIR/worktrees/SHA), built there (the build
+ * cached by commit: a reused worktree keeps what was built in it), and
+ * compared with both endpoints in the same blocks. Its call (analysis/
+ * bisect.c) marks it good or bad; a build failure skips it as `git bisect
+ * skip` does; a candidate like neither endpoint, or undecided, ends the
+ * search with its evidence. The culprit is then compared with its parent,
+ * which gives the size of its own change (and, with --profile, where it
+ * is).
+ *
+ * Every decided step is appended to DIR/bisect.journal (one JSON line, one
+ * write) before the next begins, and DIR/bisect.json is rewritten; a rerun
+ * with the same arguments reads the journal and goes on from the first
+ * step not decided. The comparison of a step that was cut short is run
+ * again from its start.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis/analysed.h"
+#include "analysis/bisect.h"
+#include "campaign/bisect.h"
+#include "campaign/bisect_git.h"
+#include "campaign/compare_plan.h"
+#include "core/outfile.h"
+#include "core/strlist.h"
+#include "core/words.h"
+
+#define EXACT_BLOCKS 3		/* an exact count's comparison: its blocks */
+#define HOT_MAX 5		/* functions and sites listed by --profile */
+
+struct bisect_ctx {
+	const struct bisect_opts *o;
+	struct bisect_result *b;
+	char *top, *dir;
+	char *metrics;			/* what every comparison measures */
+	struct bisect_rec_commit *range;	/* (good, bad], oldest first */
+	size_t n;
+	enum bisect_mark *marks;
+	json_t *args;			/* the journal's first line: what must match */
+	int journal_fd;
+	int next_index;
+};
+
+int bisect_metric_exact(const char *name)
+{
+	return !strcmp(name, "allocs") || !strcmp(name, "frees") || !strncmp(name, "call:", 5) ||
+	       !strncmp(name, "sim:", 4);
+}
+
+static void say(const struct bisect_ctx *x, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say(const struct bisect_ctx *x, const char *fmt, ...)
+{
+	char *line;
+	va_list ap;
+
+	if (!x->o->say)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&line, fmt, ap) >= 0) {
+		x->o->say(line, x->o->say_data);
+		free(line);
+	}
+	va_end(ap);
+}
+
+static char *path_in(const struct bisect_ctx *x, const char *fmt, const char *arg)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s/", x->dir);
+	strbuf_addf(&sb, fmt, arg);
+	return strbuf_detach(&sb);
+}
+
+/* ---- inputs ---------------------------------------------------------------- */
+
+static int check_revisions(struct bisect_ctx *x, struct error *err)
+{
+	struct bisect_result *b = x->b;
+	int anc;
+
+	if (git_resolve(x->top, x->o->good, "--good", b->good.sha, err) ||
+	    git_resolve(x->top, x->o->bad, "--bad", b->bad.sha, err))
+		return -1;
+	if (!strcmp(b->good.sha, b->bad.sha)) {
+		error_set(err, ERR_USAGE, "--good '%s' and --bad '%s' are the same commit (%.12s)",
+			  x->o->good, x->o->bad, b->good.sha);
+		return error_hint(err, "give the last revision known to be good and a later "
+				       "one known to be bad, e.g. --good v1.2 --bad HEAD");
+	}
+	anc = git_is_ancestor(x->top, b->good.sha, b->bad.sha, err);
+	if (anc < 0)
+		return -1;
+	if (!anc) {
+		error_set(err, ERR_USAGE, "--good '%s' is not an ancestor of --bad '%s'", x->o->good,
+			  x->o->bad);
+		return error_hint(err, "the good revision must come before the bad one in the "
+				       "history: swap them if you wrote them the other way round");
+	}
+	if (git_describe(x->top, b->good.sha, &b->good, err) ||
+	    git_describe(x->top, b->bad.sha, &b->bad, err))
+		return -1;
+	b->good.rev = xstrdup(x->o->good);
+	b->bad.rev = xstrdup(x->o->bad);
+	return 0;
+}
+
+static int make_dir(const char *path, struct error *err)
+{
+	struct stat st;
+
+	if (!mkdir(path, 0777) || (errno == EEXIST && !stat(path, &st) && S_ISDIR(st.st_mode)))
+		return 0;
+	if (errno == EEXIST)
+		errno = ENOTDIR;
+	error_set(err, ERR_USAGE, "cannot use '%s' as the results directory: %s", path,
+		  strerror(errno));
+	return error_hint(err, "give another directory with -o DIR");
+}
+
+static int make_dirs(struct bisect_ctx *x, struct error *err)
+{
+	static const char *const sub[] = { "steps", "builds", "worktrees" };
+
+	if (make_dir(x->o->dir, err))
+		return -1;
+	x->dir = realpath(x->o->dir, NULL);
+	if (!x->dir)
+		return error_set(err, ERR_RUNTIME, "cannot resolve '%s': %s", x->o->dir,
+				 strerror(errno));
+	for (size_t i = 0; i < 3; i++) {
+		char *p = path_in(x, "%s", sub[i]);
+		int rc = make_dir(p, err);
+
+		free(p);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+static int load_range(struct bisect_ctx *x, struct error *err)
+{
+	int merges;
+
+	if (git_range(x->top, x->b->good.sha, x->b->bad.sha, &x->range, &x->n, &merges, err))
+		return -1;
+	if (!x->n || strcmp(x->range[x->n - 1].sha, x->b->bad.sha))
+		return error_set(err, ERR_RUNTIME, "git listed no path of commits from %.12s to "
+				 "%.12s", x->b->good.sha, x->b->bad.sha);
+	if (merges)
+		bisect_add_note(x->b, 0, "the history between good and bad has merges: the "
+				"candidates are its commits in topological order");
+	x->marks = xcalloc(x->n, sizeof(*x->marks));
+	x->b->range = xcalloc(x->n, sizeof(*x->b->range));
+	for (size_t i = 0; i < x->n; i++)
+		bisect_rec_commit_copy(&x->b->range[x->b->nrange++], &x->range[i]);
+	x->b->candidates = x->n;
+	x->b->max_decisions = bisect_max_decisions(x->n);
+	return 0;
+}
+
+/* -m and --primary: the primary is --primary, else the first of -m, else
+ * wall-time; it is always measured. */
+static void settle_metrics(struct bisect_ctx *x)
+{
+	const struct bisect_opts *o = x->o;
+	struct strbuf m = STRBUF_INIT;
+	char *first = NULL;
+
+	if (o->metrics) {
+		first = xstrndup(o->metrics, strcspn(o->metrics, ","));
+		strbuf_adds(&m, o->metrics);
+	}
+	x->b->primary = xstrdup(o->primary ? o->primary : first && *first ? first : "wall-time");
+	if (o->metrics && !strlist_has(o->metrics, x->b->primary))
+		strbuf_addf(&m, ",%s", x->b->primary);
+	else if (!o->metrics)
+		strbuf_adds(&m, x->b->primary);
+	x->metrics = strbuf_detach(&m);
+	x->b->exact = bisect_metric_exact(x->b->primary);
+	free(first);
+}
+
+static void fill_head(struct bisect_ctx *x)
+{
+	const struct bisect_opts *o = x->o;
+	struct bisect_result *b = x->b;
+	size_t n = 0;
+
+	while (o->argv[n])
+		n++;
+	b->argv = xcalloc(n + 1, sizeof(char *));
+	for (size_t i = 0; i < n; i++)
+		b->argv[i] = xstrdup(o->argv[i]);
+	b->repository = xstrdup(x->top);
+	b->build_cmd = o->build ? xstrdup(o->build) : NULL;
+	b->build_shell = o->shell;
+	b->alpha = COMPARE_ALPHA;
+	b->noise_band = STATS_NOISE_BAND_DEFAULT;
+	b->created = (double)time(NULL);
+	settle_metrics(x);
+}
+
+/* ---- the journal ------------------------------------------------------------ */
+
+static json_t *journal_args(const struct bisect_ctx *x)
+{
+	json_t *cmd = json_array();
+
+	for (char *const *a = x->o->argv; *a; a++)
+		json_array_append_new(cmd, json_string(*a));
+	return json_pack("{s:s, s:s, s:o, s:o, s:b, s:s, s:s, s:b}", "good", x->b->good.sha,
+			 "bad", x->b->bad.sha, "command", cmd, "build",
+			 x->o->build ? json_string(x->o->build) : json_null(), "shell",
+			 x->o->shell, "metrics", x->metrics, "primary", x->b->primary,
+			 "profile", x->o->profile);
+}
+
+static int journal_append(struct bisect_ctx *x, json_t *line, struct error *err)
+{
+	char *s = json_dumps(line, JSON_COMPACT);
+	struct strbuf sb = STRBUF_INIT;
+	int rc = 0;
+
+	json_decref(line);
+	strbuf_addf(&sb, "%s\n", s ? s : "{}");
+	free(s);
+	if (outfile_write_all(x->journal_fd, sb.buf, sb.len))
+		rc = error_set(err, ERR_RUNTIME, "cannot write the bisect journal in '%s': %s",
+			       x->dir, strerror(errno));
+	strbuf_release(&sb);
+	return rc;
+}
+
+static void mark_step(struct bisect_ctx *x, const struct bisect_rec_step *s)
+{
+	if (s->kind != STEP_CANDIDATE || !s->position || s->position > x->n)
+		return;
+	x->marks[s->position - 1] = s->call == CALL_LIKE_GOOD ? MARK_GOOD
+				    : s->call == CALL_LIKE_BAD ? MARK_BAD
+				    : s->call == CALL_SKIPPED ? MARK_SKIP : MARK_UNKNOWN;
+}
+
+/* A step read back or just decided: into the result and the marks. */
+static void take_step(struct bisect_ctx *x, const struct bisect_rec_step *s)
+{
+	struct bisect_result *b = x->b;
+
+	if (s->kind == STEP_PREMISE) {
+		bisect_rec_step_release(&b->premise);
+		bisect_rec_step_copy(&b->premise, s);
+		b->has_premise = 1;
+	} else if (s->kind == STEP_CONFIRM) {
+		bisect_rec_step_release(&b->confirm);
+		bisect_rec_step_copy(&b->confirm, s);
+		b->has_confirm = 1;
+	} else {
+		bisect_add_step(b, s);
+		b->decisions += s->call != CALL_SKIPPED;
+		b->skipped += s->call == CALL_SKIPPED;
+	}
+	b->runs_total += s->runs;
+	mark_step(x, s);
+	if (s->index >= x->next_index)
+		x->next_index = s->index + 1;
+}
+
+/* One line of a journal left by an earlier run: a step, or the torn last
+ * line of a killed one (ignored). */
+static int replay_line(struct bisect_ctx *x, const char *line, int last, const char *path,
+		       struct error *err)
+{
+	json_t *j = json_loads(line, 0, NULL);
+	struct bisect_rec_step s;
+	int rc = 0;
+
+	if (!j)
+		return last ? 0 : error_set(err, ERR_RUNTIME, "'%s': a line is not JSON", path);
+	if (bisect_rec_step_from_json(json_object_get(j, "step"), &s, path, err))
+		rc = -1;
+	else {
+		take_step(x, &s);
+		bisect_rec_step_release(&s);
+	}
+	json_decref(j);
+	return rc;
+}
+
+static int check_args(struct bisect_ctx *x, const char *first, const char *path,
+		      struct error *err)
+{
+	json_t *j = json_loads(first, 0, NULL);
+	const char *schema = json_string_value(json_object_get(j, "journal"));
+	int same = schema && !strcmp(schema, BISECT_JOURNAL_SCHEMA) &&
+		   json_equal(json_object_get(j, "args"), x->args);
+
+	json_decref(j);
+	if (same)
+		return 0;
+	error_set(err, ERR_USAGE, "'%s' holds a bisect of other arguments", path);
+	return error_hint(err, "rerun with the same arguments to resume it, or give this one "
+			       "another -o DIR");
+}
+
+static int replay(struct bisect_ctx *x, char *text, const char *path, struct error *err)
+{
+	char *save = NULL, *line = strtok_r(text, "\n", &save);
+	int torn = text[0] && text[strlen(text) - 1] != '\n';
+
+	if (check_args(x, line, path, err))
+		return -1;
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		int last = !save || !*save;
+
+		if (replay_line(x, line, last && torn, path, err))
+			return -1;
+	}
+	return 0;
+}
+
+/* Open the journal: resume from it when it is there, else start it. */
+static int journal_open(struct bisect_ctx *x, struct error *err)
+{
+	char *path = path_in(x, "%s", "bisect.journal");
+	struct strbuf old = STRBUF_INIT;
+	int rc = 0, had;
+
+	x->args = journal_args(x);
+	had = strbuf_read_regular(&old, path, (size_t)16 << 20) == 0 && old.len;
+	if (had) {
+		rc = replay(x, old.buf, path, err);
+		if (!rc && x->next_index)
+			say(x, "resuming: %d step%s decided before are not run again",
+			    x->next_index, x->next_index == 1 ? "" : "s");
+	}
+	if (!rc) {
+		x->journal_fd = outfile_open_append(path, !had, err);
+		rc = x->journal_fd < 0 ? -1 : 0;
+	}
+	if (!rc && !had)
+		rc = journal_append(x, json_pack("{s:s, s:O}", "journal", BISECT_JOURNAL_SCHEMA,
+						 "args", x->args), err);
+	strbuf_release(&old);
+	free(path);
+	return rc;
+}
+
+static int write_result(struct bisect_ctx *x, struct error *err)
+{
+	char *path = path_in(x, "%s", "bisect.json");
+	json_t *doc = bisect_result_json(x->b);
+	char *s = json_dumps(doc, JSON_INDENT(2));
+	struct strbuf sb = STRBUF_INIT;
+	int rc;
+
+	strbuf_addf(&sb, "%s\n", s ? s : "{}");
+	rc = outfile_replace(path, sb.buf, sb.len, err);
+	strbuf_release(&sb);
+	free(s);
+	json_decref(doc);
+	free(path);
+	return rc;
+}
+
+static int record_step(struct bisect_ctx *x, const struct bisect_rec_step *s, struct error *err)
+{
+	take_step(x, s);
+	if (journal_append(x, json_pack("{s:o}", "step", bisect_rec_step_json(s, x->b->primary)),
+			   err))
+		return -1;
+	return write_result(x, err);
+}
+
+/* ---- worktrees and builds ---------------------------------------------------- */
+
+static char *worktree_of(const struct bisect_ctx *x, const char *sha)
+{
+	return path_in(x, "worktrees/%s", sha);
+}
+
+static void tail_lines(const char *path, struct strbuf *out)
+{
+	struct strbuf all = STRBUF_INIT;
+	const char *p;
+	int lines = 0;
+
+	strbuf_read_regular(&all, path, (size_t)4 << 20);
+	p = all.buf + all.len;
+	while (p > all.buf && lines < 6)
+		if (*--p == '\n')
+			lines++;
+	strbuf_adds(out, p + (*p == '\n'));
+	strbuf_release(&all);
+}
+
+static char **build_argv(const struct bisect_opts *o, struct error *err)
+{
+	char **v;
+
+	if (!o->shell)
+		return words_split(o->build, err);
+	v = xcalloc(4, sizeof(char *));
+	v[0] = xstrdup("sh");
+	v[1] = xstrdup("-c");
+	v[2] = xstrdup(o->build);
+	return v;
+}
+
+/* The status file of a commit's build: "ok" or "failed N". */
+static int read_status(const char *path, int *exit_code)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int known = 0;
+
+	if (!strbuf_read_regular(&sb, path, 64)) {
+		known = !strncmp(sb.buf, "ok", 2) ||
+			sscanf(sb.buf, "failed %d", exit_code) == 1;
+		if (!strncmp(sb.buf, "ok", 2))
+			*exit_code = 0;
+	}
+	strbuf_release(&sb);
+	return known;
+}
+
+static int run_build(struct bisect_ctx *x, const char *wt, const char *log, int *code,
+		     struct error *err)
+{
+	char **argv = build_argv(x->o, err);
+	int fd, rc;
+
+	if (!argv)
+		return -1;
+	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
+	if (fd < 0) {
+		strv_free(argv);
+		return error_set(err, ERR_RUNTIME, "cannot write '%s': %s", log, strerror(errno));
+	}
+	rc = bisect_exec(wt, argv, fd, NULL, NULL, code, err);
+	close(fd);
+	strv_free(argv);
+	return rc;
+}
+
+/*
+ * The commit's worktree, built: BUILD_OK/CACHED/NONE, or BUILD_FAILED with
+ * the log named in s (the step of the commit). -1 only when it could not
+ * be tried.
+ */
+static int prepare_commit(struct bisect_ctx *x, const struct bisect_rec_commit *c,
+			  struct bisect_rec_step *s, struct error *err)
+{
+	char *wt = worktree_of(x, c->sha), *log = path_in(x, "builds/%s.log", c->sha),
+	     *stat_path = path_in(x, "builds/%s.status", c->sha);
+	char line[32];
+	int reused, code = -1, rc = 0;
+
+	s->build_exit = -1;
+	if (git_worktree(x->top, wt, c->sha, &reused, err)) {
+		rc = -1;
+	} else if (!x->o->build) {
+		s->build = BUILD_NONE;
+	} else if (reused && read_status(stat_path, &code)) {
+		s->build = code ? BUILD_FAILED : BUILD_CACHED;
+	} else {
+		say(x, "building %s %s", c->abbrev, c->subject);
+		rc = run_build(x, wt, log, &code, err);
+		snprintf(line, sizeof(line), code ? "failed %d\n" : "ok\n", code);
+		if (!rc)
+			rc = outfile_replace(stat_path, line, strlen(line), err);
+		s->build = code ? BUILD_FAILED : BUILD_OK;
+	}
+	if (x->o->build) {
+		free(s->build_log);
+		s->build_log = xstrdup(log + strlen(x->dir) + 1);
+		s->build_exit = code;
+	}
+	free(wt);
+	free(log);
+	free(stat_path);
+	return rc;
+}
+
+/* ---- one comparison ------------------------------------------------------------ */
+
+struct variant_set {
+	const struct bisect_rec_commit *c[3];
+	const char *names[3];
+	size_t n;
+};
+
+/* The command for a commit: a relative program path is its worktree's. */
+static char **command_in(const struct bisect_ctx *x, const char *wt)
+{
+	size_t n = 0;
+	char **v;
+
+	while (x->o->argv[n])
+		n++;
+	v = xcalloc(n + 1, sizeof(char *));
+	for (size_t i = 0; i < n; i++)
+		v[i] = xstrdup(x->o->argv[i]);
+	if (strchr(v[0], '/') && v[0][0] != '/') {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "%s/%s", wt, v[0][0] == '.' && v[0][1] == '/' ? v[0] + 2 : v[0]);
+		free(v[0]);
+		v[0] = strbuf_detach(&sb);
+	}
+	return v;
+}
+
+struct step_campaign {
+	struct compare_plan p;
+	char *wt[3];
+	char **argv[3];
+	char *out;
+};
+
+static void step_campaign_release(struct step_campaign *sc, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(sc->wt[i]);
+		strv_free(sc->argv[i]);
+	}
+	free(sc->out);
+}
+
+static void plan_step(struct bisect_ctx *x, const struct variant_set *vs, int profile,
+		      struct step_campaign *sc, const char *out_name)
+{
+	struct compare_plan *p = &sc->p;
+
+	compare_defaults(p);
+	for (size_t i = 0; i < vs->n; i++) {
+		sc->wt[i] = worktree_of(x, vs->c[i]->sha);
+		sc->argv[i] = command_in(x, sc->wt[i]);
+		p->names[i] = vs->names[i];
+		p->argv[i] = sc->argv[i];
+	}
+	p->nvariants = vs->n;
+	p->o.cwd = (const char *const *)sc->wt;
+	p->o.metrics = x->metrics;
+	p->primary = x->b->primary;
+	p->primary_given = 1;
+	sc->out = path_in(x, "steps/%s", out_name);
+	p->o.json_path = sc->out;
+	p->o.seed = x->o->seed + (uint64_t)x->next_index;
+	if (x->o->max_time_s > 0)
+		p->o.max_time_s = x->o->max_time_s;
+	if (x->b->exact) {
+		/* An exact count does not vary: a few blocks say all there is. */
+		p->blocks = EXACT_BLOCKS;
+		p->o.warmup = 0;
+	}
+	p->o.profile = profile ? PROFILE_TIME | PROFILE_ALLOCS : 0;
+	p->o.progress = x->o->progress;
+	compare_settle(p);
+}
+
+static int hot_cmp(const void *a, const void *b)
+{
+	double x = fabs(((const struct bisect_rec_hot *)a)->culprit - ((const struct bisect_rec_hot *)a)->base),
+	       y = fabs(((const struct bisect_rec_hot *)b)->culprit - ((const struct bisect_rec_hot *)b)->base);
+
+	return (x < y) - (x > y);
+}
+
+/* --profile: the functions and allocation sites whose change is largest. */
+static void take_profile(struct bisect_ctx *x, const struct analysed *an, const char *rel)
+{
+	struct bisect_result *b = x->b;
+	const struct attribution *at = an->at.n ? &an->at.a[0] : NULL;
+	const struct allocsite_table *st = an->sites ? &an->sites[1] : NULL;
+
+	b->profile_result = xstrdup(rel);
+	b->hot_fns = xcalloc(HOT_MAX, sizeof(*b->hot_fns));
+	for (size_t i = 0; at && i < at->nfn && b->nhot_fns < HOT_MAX; i++) {
+		const struct attribution_fn *f = &at->fn[i];
+
+		b->hot_fns[b->nhot_fns++] = (struct bisect_rec_hot){
+			xstrdup(attribution_fn_name(an->r, f->metric)),
+			at->total_a > 0 ? f->mean_a / at->total_a : NAN,
+			at->total_b > 0 ? f->mean_b / at->total_b : NAN,
+			f->mean_a > 0 ? f->mean_b / f->mean_a : NAN,
+			f->mean_a > 0 ? (f->mean_a + f->lo) / f->mean_a : NAN,
+			f->mean_a > 0 ? (f->mean_a + f->hi) / f->mean_a : NAN };
+	}
+	b->hot_sites = xcalloc(HOT_MAX, sizeof(*b->hot_sites));
+	for (size_t i = 0; st && i < st->n && b->nhot_sites < HOT_MAX; i++)
+		b->hot_sites[b->nhot_sites++] = (struct bisect_rec_hot){
+			xstrdup(st->row[i].key), st->row[i].a[0], st->row[i].b[0], NAN, NAN, NAN };
+	qsort(b->hot_sites, b->nhot_sites, sizeof(*b->hot_sites), hot_cmp);
+}
+
+/* The primary metric's comparisons of the finished campaign into s: each
+ * variant after the first against it (invert: the first against each). */
+static void take_evidence(struct bisect_ctx *x, const struct analysed *an, int invert,
+			  struct bisect_rec_step *s)
+{
+	const struct result *r = an->r;
+	int m = result_metric_index(r, x->b->primary);
+	struct bisect_rec_cmp *into[2] = { &s->vs_good, &s->vs_bad };
+
+	for (size_t v = 1; v < r->nvariants && v < 3 && m >= 0; v++) {
+		const struct comparison *c = comparisons_find(&an->cmp, (size_t)m, v);
+
+		if (c)
+			bisect_cmp_from(r, c, invert, into[v - 1]);
+	}
+	s->runs = r->nruns;
+	s->blocks = an->cmp.blocks_total;
+	s->stop_reason = r->stop_reason ? xstrdup(r->stop_reason) : NULL;
+}
+
+/*
+ * Compare the variants of vs (the first is the baseline) in one campaign
+ * written to DIR/steps/out_name; the evidence into s. 1 when it was
+ * interrupted (nothing decided), -1 with err.
+ */
+static int compare_step(struct bisect_ctx *x, const struct variant_set *vs, int profile,
+			const char *out_name, struct bisect_rec_step *s, struct error *err)
+{
+	struct step_campaign sc = { 0 };
+	struct analysed an = { 0 };
+	struct campaign c;
+	struct error fin;
+	json_t *sections;
+	int rc;
+
+	plan_step(x, vs, profile, &sc, out_name);
+	error_clear(&fin);
+	rc = compare_prepare(&c, &sc.p, err) || campaign_run(&c, err) ? -1 : 0;
+	analysed_build(&c.res, &an);
+	sections = analysed_json(&an);
+	if (campaign_finish(&c, sections, &fin) && !rc) {
+		*err = fin;
+		rc = -1;
+	}
+	json_decref(sections);
+	if (!rc && c.res.interrupted)
+		rc = 1;
+	if (!rc) {
+		take_evidence(x, &an, vs->n == 3, s);
+		s->result = xstrdup(sc.out + strlen(x->dir) + 1);
+		if (profile)
+			take_profile(x, &an, s->result);
+	}
+	x->b->runs_total += rc ? c.res.nruns : 0;
+	analysed_release(&an);
+	campaign_release(&c);
+	step_campaign_release(&sc, vs->n);
+	return rc;
+}
+
+/* ---- the steps ------------------------------------------------------------------- */
+
+static void step_init(struct bisect_ctx *x, struct bisect_rec_step *s, enum bisect_kind kind,
+		      const struct bisect_rec_commit *c, size_t position)
+{
+	memset(s, 0, sizeof(*s));
+	s->index = x->next_index;
+	s->kind = kind;
+	bisect_rec_commit_copy(&s->c, c);
+	s->position = position;
+	s->build_exit = -1;
+}
+
+static void set_reason(struct bisect_ctx *x, struct bisect_rec_step *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	bisect_reason(s, x->b->primary, &sb);
+	s->reason = strbuf_detach(&sb);
+}
+
+/* Build the endpoints: a failure of either is an error, not a skip. */
+static int prepare_endpoint(struct bisect_ctx *x, const struct bisect_rec_commit *c,
+			    const char *which, struct bisect_rec_step *s, struct error *err)
+{
+	if (prepare_commit(x, c, s, err))
+		return -1;
+	if (s->build != BUILD_FAILED)
+		return 0;
+	error_set(err, ERR_RUNTIME, "the build of the %s commit %s failed (exit %d)", which,
+		  c->abbrev, s->build_exit);
+	return error_hint(err, "see %s/%s; a bisect needs both endpoints built", x->dir,
+			  s->build_log);
+}
+
+static int premise(struct bisect_ctx *x, struct error *err)
+{
+	struct bisect_result *b = x->b;
+	struct variant_set vs = { { &b->good, &b->bad }, { "good", "bad" }, 2 };
+	struct bisect_rec_step s, sg;
+	int rc;
+
+	step_init(x, &s, STEP_PREMISE, &b->bad, x->n);
+	step_init(x, &sg, STEP_PREMISE, &b->good, 0);
+	rc = prepare_endpoint(x, &b->good, "good", &sg, err) ||
+	     prepare_endpoint(x, &b->bad, "bad", &s, err) ? -1 : 0;
+	if (!rc) {
+		say(x, "premise: comparing good %s with bad %s on %s", b->good.abbrev, b->bad.abbrev,
+		    b->primary);
+		rc = compare_step(x, &vs, 0, "00-premise.json", &s, err);
+	}
+	if (!rc) {
+		s.call = bisect_premise(&s.vs_good, b->noise_band);
+		set_reason(x, &s);
+		rc = record_step(x, &s, err);
+	}
+	bisect_rec_step_release(&s);
+	bisect_rec_step_release(&sg);
+	return rc;
+}
+
+static int skip_candidate(struct bisect_ctx *x, struct bisect_rec_step *s, struct error *err)
+{
+	struct strbuf tail = STRBUF_INIT, why = STRBUF_INIT;
+	char *log = path_in(x, "%s", s->build_log);
+	int rc;
+
+	tail_lines(log, &tail);
+	s->call = CALL_SKIPPED;
+	strbuf_addf(&why, "skipped: the build failed (exit %d), see %s", s->build_exit,
+		    s->build_log);
+	s->reason = strbuf_detach(&why);
+	say(x, "skip: %s %s: the build failed (exit %d); its last lines (%s):\n%s", s->c.abbrev,
+	    s->c.subject, s->build_exit, log, tail.buf);
+	rc = record_step(x, s, err);
+	strbuf_release(&tail);
+	free(log);
+	return rc;
+}
+
+static int candidate(struct bisect_ctx *x, const struct bisect_next *nx, struct error *err)
+{
+	size_t pos = nx->pos;
+	struct bisect_result *b = x->b;
+	const struct bisect_rec_commit *c = &x->range[pos];
+	struct variant_set vs = { { c, &b->good, &b->bad }, { c->abbrev, "good", "bad" }, 3 };
+	struct bisect_rec_step s;
+	char name[64];
+	int rc;
+
+	step_init(x, &s, STEP_CANDIDATE, c, pos + 1);
+	s.window_lo = nx->window_lo;
+	s.window_hi = nx->window_hi;
+	rc = prepare_commit(x, c, &s, err);
+	if (!rc && s.build == BUILD_FAILED)
+		rc = skip_candidate(x, &s, err);
+	else if (!rc) {
+		say(x, "step %d: %s %s (%zu of %zu), against good and bad", s.index, c->abbrev,
+		    c->subject, pos + 1, x->n);
+		snprintf(name, sizeof(name), "%02d-%s.json", s.index, c->abbrev);
+		rc = compare_step(x, &vs, 0, name, &s, err);
+		if (!rc) {
+			s.call = bisect_decide(&s.vs_good, &s.vs_bad, b->noise_band);
+			set_reason(x, &s);
+			say(x, "  %s", s.reason);
+			rc = record_step(x, &s, err);
+		}
+	}
+	bisect_rec_step_release(&s);
+	return rc;
+}
+
+/* The culprit against its parent: the size of its own change. */
+static int confirm(struct bisect_ctx *x, size_t pos, struct error *err)
+{
+	struct bisect_result *b = x->b;
+	const struct bisect_rec_commit *parent = pos ? &x->range[pos - 1] : &b->good;
+	struct variant_set vs = { { parent, &x->range[pos] }, { "parent", "culprit" }, 2 };
+	struct bisect_rec_step s;
+	char name[64];
+	int rc;
+
+	step_init(x, &s, STEP_CONFIRM, &x->range[pos], pos + 1);
+	rc = prepare_commit(x, parent, &s, err) || prepare_commit(x, &x->range[pos], &s, err);
+	if (!rc) {
+		say(x, "confirming: %s against its parent %s%s", x->range[pos].abbrev,
+		    parent->abbrev, x->o->profile ? ", profiled" : "");
+		snprintf(name, sizeof(name), "%02d-confirm.json", s.index);
+		rc = compare_step(x, &vs, x->o->profile, name, &s, err);
+	}
+	if (!rc) {
+		s.call = bisect_premise(&s.vs_good, b->noise_band);
+		set_reason(x, &s);
+		rc = record_step(x, &s, err);
+	}
+	bisect_rec_step_release(&s);
+	return rc;
+}
+
+static void set_culprit(struct bisect_ctx *x, size_t pos)
+{
+	struct bisect_result *b = x->b;
+
+	b->outcome = BISECT_FOUND;
+	b->has_culprit = 1;
+	bisect_rec_commit_copy(&b->culprit, &x->range[pos]);
+	memcpy(b->parent, pos ? x->range[pos - 1].sha : b->good.sha, 41);
+	if (b->has_confirm) {
+		b->change = b->confirm.vs_good;
+		if (b->confirm.call != CALL_DIFFER)
+			bisect_add_note(b, 1, "the culprit does not differ from its parent on its "
+					"own (%s): the change may be spread over several commits",
+					b->confirm.reason);
+	} else {
+		b->change = b->premise.vs_good;
+	}
+}
+
+static void set_remaining(struct bisect_ctx *x, const struct bisect_next *nx)
+{
+	struct bisect_result *b = x->b;
+
+	bisect_add_note(b, 1, "only commits that did not build are left: the first bad commit "
+			"is one of the %zu remaining; fix their build (or give --build) to decide",
+			nx->last - nx->first + 1);
+	b->outcome = BISECT_SKIPPED_ONLY;
+	b->remaining = xcalloc(nx->last - nx->first + 1, sizeof(*b->remaining));
+	for (size_t i = nx->first; i <= nx->last; i++)
+		bisect_rec_commit_copy(&b->remaining[b->nremaining++], &x->range[i]);
+}
+
+/* The last candidate step decided, or NULL. */
+static const struct bisect_rec_step *last_candidate(const struct bisect_result *b)
+{
+	for (size_t i = b->nsteps; i-- > 0;)
+		if (b->steps[i].call != CALL_SKIPPED)
+			return &b->steps[i];
+	return NULL;
+}
+
+/* The search ends at a step that is not a side: say what to do next. */
+static void stopped_at(struct bisect_ctx *x, const struct bisect_rec_step *s)
+{
+	struct bisect_result *b = x->b;
+
+	if (s->call == CALL_NEITHER) {
+		b->outcome = BISECT_NEITHER;
+		bisect_add_note(b, 1, "a candidate was neither like good nor like bad: a gradual "
+				"change or more than one; bisect the two halves separately (--good "
+				"%s --bad %s, then --good %s --bad %s)", b->good.abbrev,
+				s->c.abbrev, s->c.abbrev, b->bad.abbrev);
+	} else {
+		b->outcome = BISECT_UNDECIDED;
+		bisect_add_note(b, 1, "step %d (%s) was not decided before its budget ended: "
+				"rerun with a larger --max-time to resume there, or follow a "
+				"steadier metric (--primary task-clock, or an exact count such as "
+				"allocs)", s->index, s->c.abbrev);
+	}
+}
+
+/* Candidates until one call ends the search. 1: interrupted. */
+static int search(struct bisect_ctx *x, struct error *err)
+{
+	struct bisect_next nx;
+	const struct bisect_rec_step *last;
+	int rc;
+
+	for (;;) {
+		last = last_candidate(x->b);
+		if (last && (last->call == CALL_NEITHER || last->call == CALL_UNDECIDED)) {
+			stopped_at(x, last);
+			return 0;
+		}
+		bisect_next(x->marks, x->n, &nx);
+		if (nx.what == NEXT_SKIPPED_ONLY) {
+			set_remaining(x, &nx);
+			return 0;
+		}
+		if (nx.what == NEXT_FOUND)
+			break;
+		rc = candidate(x, &nx, err);
+		if (rc)
+			return rc;
+	}
+	if (!x->b->has_confirm && (rc = confirm(x, nx.pos, err)))
+		return rc;
+	set_culprit(x, nx.pos);
+	return 0;
+}
+
+static void set_direction(struct bisect_result *b)
+{
+	const char *w = b->premise.vs_good.word;
+
+	snprintf(b->direction, sizeof(b->direction), "%.*s", (int)strcspn(w, " "), w);
+}
+
+static void remove_worktrees(struct bisect_ctx *x)
+{
+	struct error e;
+
+	for (size_t i = 0; i <= x->n; i++) {
+		const char *sha = i < x->n ? x->range[i].sha : x->b->good.sha;
+		char *wt = worktree_of(x, sha);
+
+		error_clear(&e);
+		if (!access(wt, F_OK))
+			git_worktree_remove(x->top, wt, &e);
+		free(wt);
+	}
+}
+
+static int setup(struct bisect_ctx *x, struct error *err)
+{
+	if (git_toplevel(&x->top, err) || git_check_clean(x->top, err) ||
+	    check_revisions(x, err) || make_dirs(x, err))
+		return -1;
+	fill_head(x);
+	return load_range(x, err) || journal_open(x, err) ? -1 : 0;
+}
+
+static int run_all(struct bisect_ctx *x, struct error *err)
+{
+	int rc = 0;
+
+	if (!x->b->has_premise)
+		rc = premise(x, err);
+	if (rc)
+		return rc;
+	set_direction(x->b);
+	if (x->b->premise.call != CALL_DIFFER) {
+		x->b->outcome = BISECT_NO_DIFFERENCE;
+		return 0;
+	}
+	x->marks[x->n - 1] = MARK_BAD;
+	return search(x, err);
+}
+
+int bisect_run(const struct bisect_opts *o, struct bisect_result *b, struct error *err)
+{
+	struct bisect_ctx x = { .o = o, .b = b, .journal_fd = -1 };
+	int rc;
+
+	bisect_result_init(b);
+	b->outcome = BISECT_RUNNING;
+	rc = setup(&x, err);
+	if (!rc) {
+		rc = run_all(&x, err);
+		if (rc == 1) {
+			b->outcome = BISECT_INTERRUPTED;
+			rc = 0;
+		}
+		b->complete = !rc && b->outcome != BISECT_INTERRUPTED;
+		if (!rc && write_result(&x, err))
+			rc = -1;
+		if (b->complete && !o->keep_worktrees)
+			remove_worktrees(&x);
+	}
+	if (x.journal_fd >= 0)
+		close(x.journal_fd);
+	json_decref(x.args);
+	for (size_t i = 0; i < x.n; i++)
+		bisect_rec_commit_release(&x.range[i]);
+	free(x.range);
+	free(x.marks);
+	free(x.metrics);
+	free(x.top);
+	free(x.dir);
+	return rc;
+}

@@ -1,0 +1,163 @@
+# pmustat bisect on real git repositories built here: a history of 24
+# commits of a small C program in which one known commit doubles its
+# allocations (an exact count through the LD_PRELOAD shim, so no verdict
+# depends on the host's load), one commit does not build, and a second
+# history with two changes. Checks the culprit and the number of decisions,
+# the skip, the stop on a candidate like neither endpoint, one line and a
+# hint per bad input, and the resume after a kill -9 (the build of one
+# commit kills pmustat, so the interruption lands at a known step).
+. "$TESTLIB"
+command -v git >/dev/null || { echo "SKIP: git is not installed"; exit 77; }
+command -v cc >/dev/null || { echo "SKIP: no C compiler"; exit 77; }
+T=$(pwd)
+export GIT_CONFIG_NOSYSTEM=1 HOME="$T" GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t \
+	GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+
+# make_repo DIR CHANGES: commit 0 allocates 100 times a run; CHANGES is a
+# list of N:WHAT (break, fix, or a number of allocations) for commits 1..24.
+make_repo() {
+	mkdir "$1" && cd "$1" || fail "cannot make $1"
+	git init -q
+	cat >prog.c <<-'EOF'
+	#include <stdlib.h>
+	#include "cost.h"
+	#include "extra.h"
+	int main(void) { for (int i = 0; i < ALLOCS; i++) free(malloc(16)); return 0; }
+	EOF
+	# The build kills pmustat once, for the resume check, when this commit's
+	# tree has kill-here and the file named by KILL_ONCE exists.
+	cat >build.sh <<-'EOF'
+	if [ -e kill-here ] && [ -n "${KILL_ONCE:-}" ] && [ -e "$KILL_ONCE" ]; then
+		rm -f "$KILL_ONCE"; kill -9 "$PPID"; exit 1
+	fi
+	exec cc -o prog prog.c
+	EOF
+	echo '#define ALLOCS 100' >cost.h
+	: >extra.h
+	echo 0 >notes.txt
+	git add -A && git commit -qm start
+	for i in $(seq 1 24); do
+		what=$(printf '%s\n' $2 | sed -n "s/^$i://p")
+		[ -e kill-here ] && git rm -q kill-here
+		case $what in
+		break) echo '#error broken on purpose' >extra.h; msg="break the build" ;;
+		fix) : >extra.h; msg="fix the build" ;;
+		kill) touch kill-here; git add kill-here; msg="kill the build once" ;;
+		[0-9]*) echo "#define ALLOCS $what" >cost.h; msg="allocate $what times" ;;
+		*) echo "$i" >notes.txt; msg="tidy $i" ;;
+		esac
+		git commit -qam "$msg"
+	done
+	cd "$T" || exit 1
+}
+
+bisect() { (cd "$1" && shift && "$PMUSTAT" bisect --seed 7 "$@" >"$T/out" 2>"$T/err"); echo $? >"$T/rc"; }
+expect_rc() { expect_eq "$(cat "$T/rc")" "$1" "$2: exit code" || true; }
+
+# --- one culprit, one commit that does not build ------------------------------
+make_repo one "12:break 13:fix 17:200"
+bisect one --good HEAD~24 --bad HEAD --build 'cc -o prog prog.c' -m allocs -o "$T/r1" -- ./prog
+[ "$(cat rc)" = 0 ] || { cat out err; fail "bisect exited $(cat rc)"; }
+culprit=$(cd one && git rev-parse HEAD~7)
+expect_eq "$(jv r1/bisect.json culprit.commit)" "$culprit" "the culprit is the commit that doubled the allocations"
+expect_eq "$(jv r1/bisect.json outcome)" found "outcome"
+short=$(cd one && git rev-parse --short HEAD~7)
+expect_in out "first bad commit: $short allocate 200 times"
+expect_in out "allocs +100.0% (exact) higher against its parent"
+d=$(jv r1/bisect.json decisions)
+[ "$d" -le 7 ] || fail "$d decisions, more than ceil(log2(24)) + 2 = 7"
+expect_eq "$(jv r1/bisect.json max_decisions)" 5 "ceil(log2(24))"
+# The search tests the middle (commit 12) first: its build fails, it is
+# skipped and said so, with the build's last lines and its log.
+expect_eq "$(jv r1/bisect.json skipped)" 1 "one commit skipped"
+expect_eq "$(jv r1/bisect.json steps.0.outcome)" skipped "the broken commit is skipped"
+expect_eq "$(jv r1/bisect.json steps.0.subject)" "break the build" "the skipped commit"
+expect_in err "skip: "
+expect_in err "error: #error broken on purpose"
+log=$(jv r1/bisect.json steps.0.build.log)
+expect_in "r1/$log" "broken on purpose"
+expect_eq "$(jv r1/bisect.json premise.outcome)" differ "premise"
+expect_eq "$(jv r1/bisect.json premise.vs_good.ratio)" 2.0 "premise ratio"
+expect_eq "$(jv r1/bisect.json direction)" higher "direction"
+# Each step's evidence is a compare result of its own; worktrees are gone.
+r=$(jv r1/bisect.json steps.1.result)
+[ -f "r1/$r" ] || fail "the step's result $r is missing"
+expect_eq "$(jv "r1/$r" schema)" pmustat.result/1 "a step's result is a compare result"
+[ -z "$(ls r1/worktrees)" ] || fail "worktrees left behind: $(ls r1/worktrees)"
+expect_eq "$(cd one && git worktree list | wc -l)" 1 "no worktree registered after the end"
+expect_eq "$(jv r1/bisect.json complete)" true "complete"
+
+# report renders it again
+run_pm 0 report r1/bisect.json
+expect_in out "first bad commit: $short allocate 200 times"
+run_pm 0 report r1
+expect_in out "(premise: bad vs good)"
+
+# --- two changes: the middle candidate is like neither endpoint --------------
+make_repo two "8:150 18:200"
+bisect two --good HEAD~24 --bad HEAD --build 'cc -o prog prog.c' -m allocs -o "$T/r2" -- ./prog
+c=$(cat rc)
+o=$(jv r2/bisect.json outcome)
+if [ "$o" = neither ]; then
+	expect_eq "$c" 5 "like neither: exit code"
+	expect_in out "is neither like good nor like bad"
+	expect_in out "bisect the two halves separately"
+	n=$(jv r2/bisect.json decisions)
+	expect_eq "$(jv r2/bisect.json steps.$((n - 1)).outcome)" neither "the last step says neither"
+else
+	expect_eq "$o" found "two changes: neither, or the first found"
+	expect_eq "$(jv r2/bisect.json culprit.subject)" "allocate 150 times" "the first change"
+fi
+
+# --- resume after kill -9: the build of commit 17 kills pmustat once ----------
+make_repo three "17:kill 18:200"
+touch kill-once
+KILL_ONCE="$T/kill-once" bisect three --good HEAD~24 --bad HEAD --build 'sh build.sh' -m allocs -o "$T/r3" -- ./prog
+[ "$(cat rc)" != 0 ] || fail "the build did not kill pmustat"
+[ ! -e kill-once ] || fail "the killing build did not run"
+before=$(grep -c '"step"' r3/bisect.journal)
+[ "$before" -ge 2 ] || fail "only $before steps were journalled before the kill"
+cp r3/bisect.journal journal.before
+KILL_ONCE="$T/kill-once" bisect three --good HEAD~24 --bad HEAD --build 'sh build.sh' -m allocs -o "$T/r3" -- ./prog
+[ "$(cat rc)" = 0 ] || { cat out err; fail "the resumed bisect exited $(cat rc)"; }
+expect_in err "resuming: $before steps decided before are not run again"
+head -n $((before + 1)) r3/bisect.journal | cmp -s - journal.before || fail "the journal's decided steps changed"
+# Each decided step's commit appears once in the journal: nothing was rerun.
+dups=$(grep -o '"kind":"candidate","commit":"[0-9a-f]*"' r3/bisect.journal | sort | uniq -d)
+[ -z "$dups" ] || fail "steps run twice: $dups"
+expect_eq "$(jv r3/bisect.json culprit.subject)" "allocate 200 times" "culprit after the resume"
+
+# --- bad inputs: one line, a hint, exit 2 -------------------------------------
+mkdir plain
+bisect plain --good HEAD~1 --bad HEAD -- ./prog
+expect_rc 2 "not a repository"
+expect_in err "error: not a git repository"
+expect_in err "hint: "
+bisect one --good nosuchrev --bad HEAD -- ./prog
+expect_rc 2 "unknown revision"
+expect_in err "error: --good 'nosuchrev' is not a commit in this repository"
+expect_in err "hint: "
+bisect one --good HEAD --bad HEAD -- ./prog
+expect_rc 2 "good == bad"
+expect_in err "are the same commit"
+bisect one --good HEAD --bad HEAD~3 -- ./prog
+expect_rc 2 "good after bad"
+expect_in err "is not an ancestor of --bad"
+expect_in err "hint: "
+bisect one --good HEAD~3 --bad HEAD ./prog
+expect_rc 2 "no --"
+expect_in err "the command comes after '--'"
+bisect one --good HEAD~3 --bad HEAD
+expect_rc 2 "no command"
+expect_in err "error: no command to measure"
+echo changed >one/notes.txt
+bisect one --good HEAD~3 --bad HEAD -- ./prog
+expect_rc 2 "uncommitted changes"
+expect_in err "error: the work tree has uncommitted changes ('notes.txt')"
+expect_in err "hint: commit or stash them"
+for f in err; do [ "$(grep -c '^error: ' $f)" = 1 ] || fail "more than one error line"; done
+(cd one && git checkout -q notes.txt)
+bisect one --good HEAD~3 --bad HEAD -m allocs -o "$T/r1" -- ./prog
+expect_rc 2 "another bisect's directory"
+expect_in err "holds a bisect of other arguments"
+exit 0
