@@ -215,6 +215,7 @@ static void fill_head(struct bisect_ctx *x)
 	b->build_shell = o->shell;
 	b->alpha = COMPARE_ALPHA;
 	b->noise_band = STATS_NOISE_BAND_DEFAULT;
+	b->step_band = b->noise_band;
 	b->created = (double)time(NULL);
 	settle_metrics(x);
 }
@@ -549,6 +550,12 @@ static void plan_step(struct bisect_ctx *x, const struct variant_set *vs, int pr
 	struct compare_plan *p = &sc->p;
 
 	compare_defaults(p);
+	if (x->b->has_premise) {
+		/* After the premise: "like good" is within the step's band of it,
+		 * which is also the precision that stops a step. */
+		p->noise_band = 100 * x->b->step_band;
+		p->target_ci = 100 * x->b->step_band;
+	}
 	for (size_t i = 0; i < vs->n; i++) {
 		sc->wt[i] = worktree_of(x, vs->c[i]->sha);
 		sc->argv[i] = command_in(x, sc->wt[i]);
@@ -772,7 +779,7 @@ static int candidate(struct bisect_ctx *x, const struct bisect_next *nx, struct 
 		snprintf(name, sizeof(name), "%02d-%s.json", s.index, c->abbrev);
 		rc = compare_step(x, &vs, 0, name, &s, err);
 		if (!rc) {
-			s.call = bisect_decide(&s.vs_good, &s.vs_bad, b->noise_band);
+			s.call = bisect_decide(&s.vs_good, &s.vs_bad, b->step_band);
 			set_reason(x, &s);
 			say(x, "  %s", s.reason);
 			rc = record_step(x, &s, err);
@@ -801,7 +808,7 @@ static int confirm(struct bisect_ctx *x, size_t pos, struct error *err)
 		rc = compare_step(x, &vs, x->o->profile, name, &s, err);
 	}
 	if (!rc) {
-		s.call = bisect_premise(&s.vs_good, b->noise_band);
+		s.call = bisect_premise(&s.vs_good, b->step_band);
 		set_reason(x, &s);
 		rc = record_step(x, &s, err);
 	}
@@ -900,11 +907,29 @@ static int search(struct bisect_ctx *x, struct error *err)
 	return 0;
 }
 
-static void set_direction(struct bisect_result *b)
+/*
+ * What the premise says for the steps: the direction, and the band within
+ * which a candidate is like an endpoint — a quarter of the premise's
+ * change on the log scale, at least compare's noise band. On a noisy host
+ * a candidate equal to good cannot be shown within +-1% of it in any
+ * affordable number of blocks, and the question is only which side it is
+ * on; a change smaller than a quarter of the whole is below what the search
+ * resolves (said in a note). Exact counts keep compare's band.
+ */
+static void take_premise(struct bisect_result *b)
 {
 	const char *w = b->premise.vs_good.word;
+	double r = b->premise.vs_good.ratio;
 
 	snprintf(b->direction, sizeof(b->direction), "%.*s", (int)strcspn(w, " "), w);
+	b->step_band = b->noise_band;
+	if (!b->exact && isfinite(r) && r > 0)
+		b->step_band = fmax(b->noise_band, expm1(fabs(log(r)) / 4));
+	if (b->step_band > b->noise_band && b->premise.call == CALL_DIFFER)
+		bisect_add_note(b, 0, "a candidate is like an endpoint within ±%.1f%% of it (a "
+				"quarter of the premise's change, %+.1f%%): a smaller change of one "
+				"commit is below what this search resolves", 100 * b->step_band,
+				100 * (r - 1));
 }
 
 static void remove_worktrees(struct bisect_ctx *x)
@@ -939,7 +964,7 @@ static int run_all(struct bisect_ctx *x, struct error *err)
 		rc = premise(x, err);
 	if (rc)
 		return rc;
-	set_direction(x->b);
+	take_premise(x->b);
 	if (x->b->premise.call != CALL_DIFFER) {
 		x->b->outcome = BISECT_NO_DIFFERENCE;
 		return 0;

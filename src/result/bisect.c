@@ -287,6 +287,7 @@ static void add_head(json_t *o, const struct bisect_result *b)
 	json_object_set_new(o, "exact", json_boolean(b->exact));
 	json_object_set_new(o, "alpha", json_real(b->alpha));
 	json_object_set_new(o, "noise_band", json_real(b->noise_band));
+	json_object_set_new(o, "step_band", json_real(b->step_band));
 	json_object_set_new(o, "good", commit_json(&b->good));
 	json_object_set_new(o, "bad", commit_json(&b->bad));
 	json_object_set_new(o, "candidates", json_integer((json_int_t)b->candidates));

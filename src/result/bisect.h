@@ -110,7 +110,8 @@ struct bisect_result {
 	int build_shell;
 	char *primary;
 	int exact;
-	double alpha, noise_band;
+	double alpha, noise_band;	/* the premise's band (compare's) */
+	double step_band;		/* the candidates' (a quarter of the premise's change) */
 	struct bisect_rec_commit good, bad;
 	size_t candidates, max_decisions;
 	int has_premise;

@@ -1,0 +1,230 @@
+/*
+ * Unit tests for analysis/bisect: the three-way call of a candidate from
+ * its two comparisons (like good, like bad, like neither, undecided), the
+ * premise, the next candidate of the search with known, unknown and
+ * skipped commits (nearest the middle, skipped ones passed over, the end
+ * when only skipped ones are left), the bound on decisions, and a step's
+ * JSON read back as written (what resuming relies on).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/bisect.h"
+
+/* A comparison with this interval, read as compare reads it. */
+static struct bisect_rec_cmp cmp(double lo, double hi)
+{
+	struct bisect_rec_cmp c = { .valid = 1, .ratio = sqrt(lo * hi), .ci_lo = lo, .ci_hi = hi,
+				    .n = 12 };
+
+	c.verdict = (int)stats_verdict(lo, hi, 0.01);
+	return c;
+}
+
+static void test_sides(void **state)
+{
+	struct bisect_rec_cmp none = { 0 };
+	struct bisect_rec_cmp c;
+
+	(void)state;
+	c = cmp(0.995, 1.004);
+	assert_int_equal(bisect_side_of(&c, 0.01), SIDE_SAME);		/* equivalent */
+	c = cmp(1.03, 1.07);
+	assert_int_equal(bisect_side_of(&c, 0.01), SIDE_DIFF);		/* slower */
+	c = cmp(0.93, 0.97);
+	assert_int_equal(bisect_side_of(&c, 0.01), SIDE_DIFF);		/* faster */
+	c = cmp(1.002, 1.018);
+	assert_int_equal(bisect_side_of(&c, 0.01), SIDE_DIFF);		/* size uncertain */
+	/* Undirected, half-width 0.9%: known to the target, so the same. */
+	c = cmp(0.997, 1.015);
+	assert_int_equal(c.verdict, STATS_INCONCLUSIVE);
+	assert_int_equal(bisect_side_of(&c, 0.01), SIDE_SAME);
+	/* Undirected and wide: the evidence ran out. */
+	c = cmp(0.95, 1.08);
+	assert_int_equal(bisect_side_of(&c, 0.01), SIDE_OPEN);
+	assert_int_equal(bisect_side_of(&none, 0.01), SIDE_OPEN);
+}
+
+static void test_decide(void **state)
+{
+	struct bisect_rec_cmp same = cmp(0.996, 1.004), up = cmp(1.04, 1.06),
+			      down = cmp(0.94, 0.96), open = cmp(0.9, 1.1);
+
+	(void)state;
+	assert_int_equal(bisect_decide(&same, &down, 0.01), CALL_LIKE_GOOD);
+	assert_int_equal(bisect_decide(&up, &same, 0.01), CALL_LIKE_BAD);
+	/* Between the two (a gradual change, or one of two changes). */
+	assert_int_equal(bisect_decide(&up, &down, 0.01), CALL_NEITHER);
+	/* Beyond bad: different from both too. */
+	assert_int_equal(bisect_decide(&up, &up, 0.01), CALL_NEITHER);
+	/* No guess when one side is open or both are the same. */
+	assert_int_equal(bisect_decide(&up, &open, 0.01), CALL_UNDECIDED);
+	assert_int_equal(bisect_decide(&open, &down, 0.01), CALL_UNDECIDED);
+	assert_int_equal(bisect_decide(&same, &same, 0.01), CALL_UNDECIDED);
+	assert_int_equal(bisect_premise(&up, 0.01), CALL_DIFFER);
+	assert_int_equal(bisect_premise(&down, 0.01), CALL_DIFFER);
+	assert_int_equal(bisect_premise(&same, 0.01), CALL_SAME);
+	assert_int_equal(bisect_premise(&open, 0.01), CALL_SAME);
+}
+
+/* Run the search on n commits whose first bad one is at first_bad, with
+ * the positions in skip[] unbuildable; returns the decisions made. */
+static size_t search(size_t n, size_t first_bad, const size_t *skip, size_t nskip,
+		     struct bisect_next *end)
+{
+	enum bisect_mark m[64] = { 0 };
+	size_t decisions = 0;
+
+	for (;;) {
+		int skipped = 0;
+
+		bisect_next(m, n, end);
+		if (end->what != NEXT_TEST)
+			return decisions;
+		assert_true(end->window_lo <= end->pos && end->pos < end->window_hi);
+		for (size_t i = 0; i < nskip; i++)
+			skipped |= skip[i] == end->pos;
+		if (skipped) {
+			m[end->pos] = MARK_SKIP;
+			continue;
+		}
+		m[end->pos] = end->pos >= first_bad ? MARK_BAD : MARK_GOOD;
+		decisions++;
+	}
+}
+
+static void test_next(void **state)
+{
+	struct bisect_next nx;
+	enum bisect_mark m[5] = { 0 };
+
+	(void)state;
+	/* 24 commits: the middle of (good, bad) first, position 11. */
+	{
+		enum bisect_mark big[24] = { 0 };
+
+		bisect_next(big, 24, &nx);
+		assert_int_equal(nx.what, NEXT_TEST);
+		assert_int_equal(nx.pos, 11);
+		assert_int_equal(nx.window_lo, 0);
+		assert_int_equal(nx.window_hi, 24);
+		big[11] = MARK_SKIP;	/* the build failed: the nearer lower one */
+		bisect_next(big, 24, &nx);
+		assert_int_equal(nx.pos, 10);
+	}
+	/* Every first bad position is found within ceil(log2 n) decisions. */
+	for (size_t n = 1; n <= 40; n++)
+		for (size_t fb = 0; fb < n; fb++) {
+			size_t d = search(n, fb, NULL, 0, &nx);
+
+			assert_int_equal(nx.what, NEXT_FOUND);
+			assert_int_equal(nx.pos, fb);
+			assert_true(d <= bisect_max_decisions(n));
+		}
+	/* With a skipped commit that is neither the answer nor the one before
+	 * it (then it could be either): still found. */
+	for (size_t fb = 0; fb < 24; fb++) {
+		const size_t skip[] = { 11 };
+
+		if (fb == 11 || fb == 12)
+			continue;
+		search(24, fb, skip, 1, &nx);
+		assert_int_equal(nx.what, NEXT_FOUND);
+		assert_int_equal(nx.pos, fb);
+	}
+	/* The skipped commit is the first bad one: it, or the next, as git
+	 * bisect says ("only skipped commits left"). */
+	{
+		const size_t skip[] = { 11 };
+
+		search(24, 11, skip, 1, &nx);
+		assert_int_equal(nx.what, NEXT_SKIPPED_ONLY);
+		assert_int_equal(nx.first, 11);
+		assert_int_equal(nx.last, 12);
+	}
+	/* Nothing unknown between a good and a bad one: found. */
+	m[0] = MARK_GOOD;
+	m[1] = MARK_GOOD;
+	m[2] = MARK_BAD;
+	bisect_next(m, 5, &nx);
+	assert_int_equal(nx.what, NEXT_FOUND);
+	assert_int_equal(nx.pos, 2);
+	/* One commit: it is bad. */
+	bisect_next(m, 1, &nx);
+	assert_int_equal(nx.what, NEXT_FOUND);
+	assert_int_equal(nx.pos, 0);
+	assert_int_equal(bisect_max_decisions(24), 5);
+	assert_int_equal(bisect_max_decisions(32), 5);
+	assert_int_equal(bisect_max_decisions(33), 6);
+	assert_int_equal(bisect_max_decisions(1), 0);
+}
+
+static void test_step_json(void **state)
+{
+	struct bisect_rec_step s = { 0 }, back;
+	struct error err;
+	json_t *j;
+
+	(void)state;
+	error_clear(&err);
+	s.index = 3;
+	s.kind = STEP_CANDIDATE;
+	memset(s.c.sha, 'a', 40);
+	strcpy(s.c.abbrev, "aaaaaaa");
+	s.c.subject = strdup("tidy \"12\"");
+	s.position = 12;
+	s.call = CALL_LIKE_BAD;
+	s.reason = strdup("like bad");
+	s.build = BUILD_CACHED;
+	s.build_log = strdup("builds/aaa.log");
+	s.build_exit = 0;
+	s.vs_good = cmp(1.9, 2.1);
+	strcpy(s.vs_good.word, "higher");
+	s.runs = 18;
+	s.blocks = 3;
+	s.result = strdup("steps/03-aaaaaaa.json");
+	s.window_lo = 11;
+	s.window_hi = 24;
+	j = bisect_rec_step_json(&s, "allocs");
+	assert_int_equal(bisect_rec_step_from_json(j, &back, "journal", &err), 0);
+	assert_int_equal(back.index, 3);
+	assert_int_equal(back.kind, STEP_CANDIDATE);
+	assert_string_equal(back.c.sha, s.c.sha);
+	assert_string_equal(back.c.subject, "tidy \"12\"");
+	assert_int_equal(back.call, CALL_LIKE_BAD);
+	assert_int_equal(back.build, BUILD_CACHED);
+	assert_int_equal(back.runs, 18);
+	assert_true(back.vs_good.valid && !back.vs_bad.valid);
+	assert_true(fabs(back.vs_good.ci_lo - 1.9) < 1e-12);
+	assert_string_equal(back.vs_good.word, "higher");
+	assert_int_equal(back.window_hi, 24);
+	bisect_rec_step_release(&back);
+	/* A damaged line is an error naming the field, never a crash. */
+	json_object_set_new(j, "outcome", json_string("sideways"));
+	assert_int_equal(bisect_rec_step_from_json(j, &back, "journal", &err), -1);
+	assert_non_null(strstr(err.msg, "'outcome'"));
+	json_object_set_new(j, "outcome", json_string("like-bad"));
+	json_object_set_new(j, "commit", json_string("../../etc"));
+	assert_int_equal(bisect_rec_step_from_json(j, &back, "journal", &err), -1);
+	json_decref(j);
+	bisect_rec_step_release(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sides),
+		cmocka_unit_test(test_decide),
+		cmocka_unit_test(test_next),
+		cmocka_unit_test(test_step_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
