@@ -18,11 +18,46 @@ export GIT_CONFIG_NOSYSTEM=1 HOME="$T" GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t \
 make_repo() {
 	mkdir "$1" && cd "$1" || fail "cannot make $1"
 	git init -q
+	# With INT_HERE (one commit of the resume check) and the file named by
+	# $INT_ONCE present, a run sends SIGINT to pmustat (the spawn server's
+	# parent) once, as Ctrl-C would, without allocating on the way.
 	cat >prog.c <<-'EOF'
+	#include <signal.h>
 	#include <stdlib.h>
+	#include <string.h>
+	#include <fcntl.h>
+	#include <unistd.h>
 	#include "cost.h"
 	#include "extra.h"
-	int main(void) { for (int i = 0; i < ALLOCS; i++) free(malloc(16)); return 0; }
+	#include "int.h"
+	static void interrupt_once(void)
+	{
+	#ifdef INT_HERE
+		const char *f = getenv("INT_ONCE");
+		char path[64], buf[512], *p;
+		ssize_t n;
+		int fd;
+
+		if (!f || unlink(f))
+			return;
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)getppid());
+		fd = open(path, O_RDONLY);
+		n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+		if (n <= 0)
+			return;
+		buf[n] = 0;
+		p = strrchr(buf, ')');
+		if (p)
+			kill((pid_t)atoi(p + 4), SIGINT);
+	#endif
+	}
+	int main(void)
+	{
+		interrupt_once();
+		for (int i = 0; i < ALLOCS; i++)
+			free(malloc(16));
+		return 0;
+	}
 	EOF
 	# The build kills pmustat once, for the resume check, when this commit's
 	# tree has kill-here and the file named by KILL_ONCE exists.
@@ -34,15 +69,18 @@ make_repo() {
 	EOF
 	echo '#define ALLOCS 100' >cost.h
 	: >extra.h
+	: >int.h
 	echo 0 >notes.txt
 	git add -A && git commit -qm start
 	for i in $(seq 1 24); do
 		what=$(printf '%s\n' $2 | sed -n "s/^$i://p")
 		[ -e kill-here ] && git rm -q kill-here
+		: >int.h
 		case $what in
 		break) echo '#error broken on purpose' >extra.h; msg="break the build" ;;
 		fix) : >extra.h; msg="fix the build" ;;
 		kill) touch kill-here; git add kill-here; msg="kill the build once" ;;
+		int) echo '#define INT_HERE 1' >int.h; msg="interrupt a run once" ;;
 		[0-9]*) echo "#define ALLOCS $what" >cost.h; msg="allocate $what times" ;;
 		*) echo "$i" >notes.txt; msg="tidy $i" ;;
 		esac
@@ -109,23 +147,56 @@ else
 	expect_eq "$(jv r2/bisect.json culprit.subject)" "allocate 150 times" "the first change"
 fi
 
-# --- resume after kill -9: the build of commit 17 kills pmustat once ----------
-make_repo three "17:kill 18:200"
-touch kill-once
-KILL_ONCE="$T/kill-once" bisect three --good HEAD~24 --bad HEAD --build 'sh build.sh' -m allocs -o "$T/r3" -- ./prog
-[ "$(cat rc)" != 0 ] || fail "the build did not kill pmustat"
+# --- resume after Ctrl-C and after kill -9 -----------------------------------
+# The search tests commits 12, 18 (the culprit), 15, 16, 17: a run of commit
+# 16 sends SIGINT once (the step is cut short: exit 130, outcome
+# interrupted), then the build of commit 17 kills pmustat with SIGKILL once;
+# each rerun goes on from the first step not decided.
+make_repo three "16:int 17:kill 18:200"
+touch int-once kill-once
+resume() {
+	INT_ONCE="$T/int-once" KILL_ONCE="$T/kill-once" bisect three --good HEAD~24 --bad HEAD \
+		--build 'sh build.sh' -m allocs -o "$T/r3" -- ./prog
+}
+resume
+[ ! -e int-once ] || fail "no run sent SIGINT"
+expect_rc 130 "interrupted"
+expect_eq "$(jv r3/bisect.json outcome)" interrupted "outcome after Ctrl-C"
+expect_eq "$(jv r3/bisect.json complete)" false "complete after Ctrl-C"
+expect_in out "run the same command again to resume"
+n1=$(grep -c '"step"' r3/bisect.journal)
+expect_eq "$n1" 4 "steps decided before the interrupt (premise, 12, 18, 15)"
+cp r3/bisect.journal journal.1
+resume
 [ ! -e kill-once ] || fail "the killing build did not run"
-before=$(grep -c '"step"' r3/bisect.journal)
-[ "$before" -ge 2 ] || fail "only $before steps were journalled before the kill"
-cp r3/bisect.journal journal.before
-KILL_ONCE="$T/kill-once" bisect three --good HEAD~24 --bad HEAD --build 'sh build.sh' -m allocs -o "$T/r3" -- ./prog
+[ "$(cat rc)" -gt 128 ] || fail "the build did not kill pmustat (exit $(cat rc))"
+expect_in err "resuming: $n1 steps decided before are not run again"
+n2=$(grep -c '"step"' r3/bisect.journal)
+expect_eq "$n2" 5 "steps decided before the kill (16 too)"
+head -n $((n1 + 1)) r3/bisect.journal | cmp -s - journal.1 || fail "decided steps changed"
+cp r3/bisect.journal journal.2
+resume
 [ "$(cat rc)" = 0 ] || { cat out err; fail "the resumed bisect exited $(cat rc)"; }
-expect_in err "resuming: $before steps decided before are not run again"
-head -n $((before + 1)) r3/bisect.journal | cmp -s - journal.before || fail "the journal's decided steps changed"
-# Each decided step's commit appears once in the journal: nothing was rerun.
+expect_in err "resuming: $n2 steps decided before are not run again"
+head -n $((n2 + 1)) r3/bisect.journal | cmp -s - journal.2 || fail "decided steps changed"
+# Each step's commit appears once in the journal: nothing decided was rerun.
 dups=$(grep -o '"kind":"candidate","commit":"[0-9a-f]*"' r3/bisect.journal | sort | uniq -d)
 [ -z "$dups" ] || fail "steps run twice: $dups"
-expect_eq "$(jv r3/bisect.json culprit.subject)" "allocate 200 times" "culprit after the resume"
+expect_eq "$(jv r3/bisect.json culprit.subject)" "allocate 200 times" "culprit after the resumes"
+expect_eq "$(jv r3/bisect.json decisions)" 5 "decisions over the three runs"
+
+# The documents match docs/schema/bisect.schema.json (and a broken one does not).
+if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
+	v() { /usr/bin/python3 "$SRCROOT/tests/schema/validate.py" "$SRCROOT/docs/schema" "$@"; }
+	v bisect r1/bisect.json r2/bisect.json r3/bisect.json >schema.out 2>&1 ||
+		{ cat schema.out; fail "a bisect result does not match its schema"; }
+	v bisect-journal r1/bisect.journal r3/bisect.journal >schema.out 2>&1 ||
+		{ cat schema.out; fail "a bisect journal does not match its schema"; }
+	sed 's/"outcome": "found"/"outcome": "maybe"/' r1/bisect.json >broken.json
+	! v bisect broken.json >/dev/null 2>&1 || fail "the schema accepts a broken document"
+else
+	echo "skip: python3-jsonschema is missing: the documents were not validated"
+fi
 
 # --- bad inputs: one line, a hint, exit 2 -------------------------------------
 mkdir plain
