@@ -18,12 +18,12 @@
 #include "cli/cli.h"
 #include "core/outfile.h"
 #include "report/bisect.h"
-#include "result/bisect_doc.h"
+#include "result/bisect_read.h"
 #include "result/json.h"
 
 int report_is_bisect(const char *path)
 {
-	return bisect_doc_sniff(path);
+	return bisect_result_sniff(path);
 }
 
 /* A step's result, named by the document relative to its own directory:
@@ -52,7 +52,7 @@ static int refuse(const char *opt, const char *path)
 	return cli_error(&err);
 }
 
-static int write_page(const struct bisect_doc *d, const char *path, const char *html,
+static int write_page(const struct bisect_result *d, const char *path, const char *html,
 		      const char *text, struct error *err)
 {
 	const char *name = d->profile_result ? d->profile_result : d->confirm.result;
@@ -79,7 +79,7 @@ static int write_page(const struct bisect_doc *d, const char *path, const char *
 
 int report_bisect(const char *path, const struct report_bisect_opts *o)
 {
-	struct bisect_doc d;
+	struct bisect_result d;
 	struct strbuf text = STRBUF_INIT, plain = STRBUF_INIT;
 	struct error err;
 	int rc = 0;
@@ -89,7 +89,7 @@ int report_bisect(const char *path, const struct report_bisect_opts *o)
 		return refuse(o->csv ? "--csv" : o->out ? "-o/--output" : "--by", path);
 	if (o->html && outfile_check(o->html, "--html", &err))
 		return cli_error(&err);
-	if (bisect_doc_read(&d, path, &err))
+	if (bisect_result_read(&d, path, &err))
 		return cli_error(&err);
 	report_bisect_text(&d, o->verbose, &text);
 	if (o->html) {
@@ -101,6 +101,6 @@ int report_bisect(const char *path, const struct report_bisect_opts *o)
 		rc = cli_print(&text);
 	strbuf_release(&text);
 	strbuf_release(&plain);
-	bisect_doc_release(&d);
+	bisect_result_release(&d);
 	return rc;
 }

@@ -14,11 +14,12 @@
 
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "report/html_common.h"
 
 struct bisect_page {
-	const struct bisect_doc *d;
+	const struct bisect_result *d;
 	const struct html_ctx *confirm;	/* NULL: no compare result to draw from */
 	const char *terminal;
 };
@@ -51,7 +52,7 @@ static const char *str(const char *s)
 
 /* ---- outcome -------------------------------------------------------------- */
 
-static void cmp_html(struct strbuf *out, const struct bisect_cmp *k)
+static void cmp_html(struct strbuf *out, const struct bisect_rec_cmp *k)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -62,8 +63,8 @@ static void cmp_html(struct strbuf *out, const struct bisect_cmp *k)
 
 static void outcome(const struct bisect_page *p, struct strbuf *out)
 {
-	const struct bisect_doc *d = p->d;
-	int found = d->outcome && !strcmp(d->outcome, "found") && d->has_culprit;
+	const struct bisect_result *d = p->d;
+	int found = d->outcome == BISECT_FOUND && d->has_culprit;
 	struct strbuf text = STRBUF_INIT;
 
 	strbuf_addf(out, "<p class=\"headline %s\">", found ? "b-found" : "b-stopped");
@@ -73,11 +74,11 @@ static void outcome(const struct bisect_page *p, struct strbuf *out)
 		strbuf_adds(out, "</b> ");
 		html_text(out, str(d->culprit.subject));
 		strbuf_adds(out, " &mdash; ");
-		html_text(out, str(d->change.metric));
+		html_text(out, str(d->primary));
 		strbuf_adds(out, " ");
 		cmp_html(out, &d->change);
 		strbuf_adds(out, " <span class=\"verdict\">");
-		html_text(out, str(d->change.verdict));
+		html_text(out, d->change.word);
 		strbuf_addf(out, "</span> against its parent (n %zu)</p>\n", d->change.n);
 	} else {
 		/* the terminal's words for why it stopped: the first line as the
@@ -87,7 +88,7 @@ static void outcome(const struct bisect_page *p, struct strbuf *out)
 		bisect_outcome_text(d, &text);
 		nl = strchr(text.buf, '\n');
 		strbuf_adds(out, "<span class=\"verdict\">");
-		html_text(out, str(d->outcome));
+		html_text(out, bisect_outcome_word(d->outcome));
 		strbuf_adds(out, "</span> ");
 		if (nl)
 			*(char *)nl = 0;
@@ -115,7 +116,7 @@ static void outcome(const struct bisect_page *p, struct strbuf *out)
 /* Beyond this many commits the line is drawn without a dot per commit. */
 #define PATH_MAX_DOTS 400
 
-static double xpos(const struct bisect_doc *d, size_t pos)
+static double xpos(const struct bisect_result *d, size_t pos)
 {
 	double n = d->candidates ? (double)d->candidates : 1.0;
 
@@ -123,7 +124,7 @@ static double xpos(const struct bisect_doc *d, size_t pos)
 }
 
 /* The commit at position pos (0 = good), when the document names it. */
-static const struct bisect_commit *at(const struct bisect_doc *d, size_t pos)
+static const struct bisect_rec_commit *at(const struct bisect_result *d, size_t pos)
 {
 	if (pos == 0)
 		return &d->good;
@@ -132,7 +133,7 @@ static const struct bisect_commit *at(const struct bisect_doc *d, size_t pos)
 	return pos <= d->nrange ? &d->range[pos - 1] : NULL;
 }
 
-static void commit_title(struct strbuf *out, const struct bisect_commit *c, size_t pos)
+static void commit_title(struct strbuf *out, const struct bisect_rec_commit *c, size_t pos)
 {
 	strbuf_addf(out, "<title>%zu: ", pos);
 	if (c) {
@@ -145,7 +146,7 @@ static void commit_title(struct strbuf *out, const struct bisect_commit *c, size
 
 /* The line of commits: a dot per commit (named on hover when the document
  * lists the range), good and bad at its ends. */
-static void commits_row(const struct bisect_doc *d, double y, struct strbuf *out)
+static void commits_row(const struct bisect_result *d, double y, struct strbuf *out)
 {
 	strbuf_addf(out, "<text class=\"row-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
 		    "commits</text>\n", PATH_L - 12, y + 4);
@@ -158,7 +159,7 @@ static void commits_row(const struct bisect_doc *d, double y, struct strbuf *out
 		strbuf_adds(out, "</circle>\n");
 	}
 	for (int end = 0; end < 2; end++) {
-		const struct bisect_commit *c = end ? &d->bad : &d->good;
+		const struct bisect_rec_commit *c = end ? &d->bad : &d->good;
 		size_t p = end ? d->candidates : 0;
 
 		strbuf_addf(out, "<g class=\"mark o-%s\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\">",
@@ -173,7 +174,7 @@ static void commits_row(const struct bisect_doc *d, double y, struct strbuf *out
 
 /* A step's marker: its outcome as the class, its commit and reason on hover;
  * past = an earlier decision repeated on a later row. */
-static void marker(const struct bisect_doc *d, const struct bisect_step *s, double y, int past,
+static void marker(const struct bisect_result *d, const struct bisect_rec_step *s, double y, int past,
 		   struct strbuf *out)
 {
 	double x = xpos(d, s->position);
@@ -182,14 +183,14 @@ static void marker(const struct bisect_doc *d, const struct bisect_step *s, doub
 	if (past)
 		strbuf_adds(out, " past");
 	strbuf_adds(out, " o-");
-	html_text(out, str(s->outcome));
+	html_text(out, bisect_call_word(s->call));
 	strbuf_addf(out, "\" data-step=\"%d\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\"><title>",
 		    s->index, x, y, past ? 4 : 7);
 	html_text(out, str(s->c.abbrev));
 	strbuf_adds(out, " ");
 	html_text(out, str(s->c.subject));
 	strbuf_adds(out, ": ");
-	html_text(out, str(s->outcome));
+	html_text(out, bisect_call_word(s->call));
 	strbuf_adds(out, " &mdash; ");
 	html_text(out, str(s->reason));
 	strbuf_adds(out, "</title></circle>");
@@ -197,20 +198,20 @@ static void marker(const struct bisect_doc *d, const struct bisect_step *s, doub
 		strbuf_addf(out, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\">", x + 11, y + 4);
 		html_text(out, str(s->c.abbrev));
 		strbuf_adds(out, " ");
-		html_text(out, str(s->outcome));
+		html_text(out, bisect_call_word(s->call));
 		strbuf_adds(out, "</text>");
 	}
 	strbuf_adds(out, "</g>\n");
 }
 
-static void step_row(const struct bisect_doc *d, size_t i, double y, struct strbuf *out)
+static void step_row(const struct bisect_result *d, size_t i, double y, struct strbuf *out)
 {
-	const struct bisect_step *s = &d->steps[i];
+	const struct bisect_rec_step *s = &d->steps[i];
 
 	strbuf_addf(out, "<g class=\"step\" id=\"path-step-%d\">", s->index);
 	strbuf_addf(out, "<text class=\"row-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
 		    "step %d</text>\n", PATH_L - 12, y + 4, s->index);
-	if (s->has_window && s->window_lo <= s->window_hi && s->window_hi <= d->candidates)
+	if (s->window_hi && s->window_lo <= s->window_hi && s->window_hi <= d->candidates)
 		strbuf_addf(out, "<rect class=\"window\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 			    "height=\"%.1f\"><title>still open: commits %zu to %zu</title></rect>\n",
 			    xpos(d, s->window_lo), y - 9, xpos(d, s->window_hi) -
@@ -227,19 +228,19 @@ static void step_row(const struct bisect_doc *d, size_t i, double y, struct strb
 
 /* Where the culprit sits on the line: the confirm step's position, else
  * the step that tested it; 0 when the document does not say. */
-static size_t culprit_position(const struct bisect_doc *d)
+static size_t culprit_position(const struct bisect_result *d)
 {
-	if (!d->has_culprit || !d->culprit.commit)
+	if (!d->has_culprit)
 		return 0;
-	if (d->confirm.present && d->confirm.position)
+	if (d->has_confirm && d->confirm.position)
 		return d->confirm.position;
 	for (size_t i = 0; i < d->nsteps; i++)
-		if (d->steps[i].c.commit && !strcmp(d->steps[i].c.commit, d->culprit.commit))
+		if (!strcmp(d->steps[i].c.sha, d->culprit.sha))
 			return d->steps[i].position;
 	return 0;
 }
 
-static void path_svg(const struct bisect_doc *d, struct strbuf *out)
+static void path_svg(const struct bisect_result *d, struct strbuf *out)
 {
 	size_t rows = 1 + d->nsteps, cp = culprit_position(d);
 	double h = PATH_TOP + PATH_ROW * (double)rows + (cp ? 24 : 6);
@@ -286,7 +287,7 @@ static void legend(struct strbuf *out)
 
 static void search_path(const struct bisect_page *p, struct strbuf *out)
 {
-	const struct bisect_doc *d = p->d;
+	const struct bisect_result *d = p->d;
 	struct texttable t;
 
 	path_svg(d, out);
@@ -314,20 +315,20 @@ static void fact(struct strbuf *out, const char *term, const char *value)
 
 static void culprit(const struct bisect_page *p, struct strbuf *out)
 {
-	const struct bisect_doc *d = p->d;
-	const struct bisect_cmp *k = &d->change;
+	const struct bisect_result *d = p->d;
+	const struct bisect_rec_cmp *k = &d->change;
 	struct strbuf sb = STRBUF_INIT;
 
 	if (!d->has_culprit)
 		return;
 	strbuf_adds(out, "<dl class=\"culprit\">");
-	fact(out, "commit", d->culprit.commit);
+	fact(out, "commit", d->culprit.sha);
 	fact(out, "subject", d->culprit.subject);
-	fact(out, "parent", d->culprit_parent);
-	if (k->present) {
+	fact(out, "parent", d->parent);
+	if (k->valid) {
 		bisect_cmp_text(k, &sb);
-		strbuf_addf(&sb, " %s (n %zu)", str(k->verdict), k->n);
-		fact(out, str(k->metric), sb.buf);
+		strbuf_addf(&sb, " %s (n %zu)", k->word, k->n);
+		fact(out, str(d->primary), sb.buf);
 		strbuf_reset(&sb);
 		if (isfinite(k->mean_this) && isfinite(k->mean_that))
 			strbuf_addf(&sb, "%.6g against %.6g", k->mean_this, k->mean_that);
@@ -343,7 +344,7 @@ static void culprit(const struct bisect_page *p, struct strbuf *out)
 
 /* The document's own top of the difference, when the compare result it
  * came from is not next to it (a bisect.json copied alone). */
-static void profile_summary(const struct bisect_doc *d, struct strbuf *out)
+static void profile_summary(const struct bisect_result *d, struct strbuf *out)
 {
 	static const char *const classes[] = { "fn", NULL, NULL, NULL, NULL };
 	struct texttable t;
@@ -362,15 +363,15 @@ static void profile_summary(const struct bisect_doc *d, struct strbuf *out)
 	texttable_set(&t, 0, 2, "95%% interval");
 	texttable_set(&t, 0, 3, "share, parent");
 	texttable_set(&t, 0, 4, "share, culprit");
-	for (size_t i = 0; i < d->nfunctions; i++) {
-		const struct bisect_profile_fn *f = &d->functions[i];
+	for (size_t i = 0; i < d->nhot_fns; i++) {
+		const struct bisect_rec_hot *f = &d->hot_fns[i];
 		size_t row = texttable_row(&t);
 
 		texttable_set(&t, row, 0, "%s", f->name);
 		texttable_set(&t, row, 1, "%.4f", f->ratio);
 		texttable_set(&t, row, 2, "[%.4f, %.4f]", f->ci_lo, f->ci_hi);
-		texttable_set(&t, row, 3, "%.1f%%", 100 * f->share_base);
-		texttable_set(&t, row, 4, "%.1f%%", 100 * f->share_culprit);
+		texttable_set(&t, row, 3, "%.1f%%", 100 * f->base);
+		texttable_set(&t, row, 4, "%.1f%%", 100 * f->culprit);
 	}
 	html_texttable(out, &t, "profile");
 	texttable_release(&t);
@@ -380,7 +381,7 @@ static void profile(const struct bisect_page *p, struct strbuf *out)
 {
 	size_t before = out->len;
 
-	if (!p->d->has_profile)
+	if (!p->d->profile_result && !p->d->nhot_fns)
 		return;
 	if (p->confirm) {
 		html_profile(p->confirm, out);
@@ -394,7 +395,7 @@ static void profile(const struct bisect_page *p, struct strbuf *out)
 
 static void notes(const struct bisect_page *p, struct strbuf *out)
 {
-	const struct bisect_doc *d = p->d;
+	const struct bisect_result *d = p->d;
 
 	if (!d->nnotes)
 		return;
@@ -407,34 +408,46 @@ static void notes(const struct bisect_page *p, struct strbuf *out)
 	strbuf_adds(out, "</ul>\n");
 }
 
-static void commit_fact(struct strbuf *out, const char *term, const struct bisect_commit *c)
+static void commit_fact(struct strbuf *out, const char *term, const struct bisect_rec_commit *c)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addf(&sb, "%s (%s) %s", str(c->rev), str(c->commit), str(c->subject));
+	strbuf_addf(&sb, "%s (%s) %s", str(c->rev), c->sha, str(c->subject));
 	fact(out, term, sb.buf);
 	strbuf_release(&sb);
 }
 
+/* The document's date as it wrote it (UTC), or NULL. */
+static const char *created(double t, char *buf, size_t len)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	if (!isfinite(t) || !gmtime_r(&s, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return NULL;
+	return buf;
+}
+
 static void settings(const struct bisect_page *p, struct strbuf *out)
 {
-	const struct bisect_doc *d = p->d;
+	const struct bisect_result *d = p->d;
 	struct strbuf cmd = STRBUF_INIT, num = STRBUF_INIT;
+	char date[32];
 
-	for (size_t i = 0; d->command && d->command[i]; i++)
-		strbuf_addf(&cmd, "%s%s", i ? " " : "", d->command[i]);
+	for (size_t i = 0; d->argv && d->argv[i]; i++)
+		strbuf_addf(&cmd, "%s%s", i ? " " : "", d->argv[i]);
 	strbuf_adds(out, "<dl>");
 	fact(out, "repository", d->repository);
 	fact(out, "command", cmd.buf);
-	fact(out, d->build_shell ? "build (through a shell)" : "build", d->build_command);
+	fact(out, d->build_shell ? "build (through a shell)" : "build", d->build_cmd);
 	commit_fact(out, "good", &d->good);
 	commit_fact(out, "bad", &d->bad);
 	fact(out, "primary metric", d->primary);
 	strbuf_addf(&num, "%g per comparison; noise band &plusmn;%.1f%%", d->alpha,
 		    100 * d->noise_band);
 	strbuf_addf(out, "<dt>error rate</dt><dd>%s</dd>", num.buf);
-	fact(out, "created", d->created);
-	fact(out, "pmustat", d->tool_version);
+	fact(out, "created", created(d->created, date, sizeof(date)));
+	fact(out, "pmustat", d->tool_version[0] ? d->tool_version : NULL);
 	strbuf_adds(out, "</dl>\n");
 	if (!d->complete)
 		strbuf_adds(out, "<p class=\"note\">This bisect did not finish: what is shown is "
@@ -469,16 +482,16 @@ static const struct {
 };
 #define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
 
-static void title(const struct bisect_doc *d, struct strbuf *out)
+static void title(const struct bisect_result *d, struct strbuf *out)
 {
 	strbuf_adds(out, "pmustat bisect");
-	for (size_t i = 0; d->command && d->command[i]; i++) {
+	for (size_t i = 0; d->argv && d->argv[i]; i++) {
 		strbuf_adds(out, " ");
-		html_text(out, d->command[i]);
+		html_text(out, d->argv[i]);
 	}
 }
 
-void report_bisect_html(const struct bisect_doc *d, const struct analysed *confirm,
+void report_bisect_html(const struct bisect_result *d, const struct analysed *confirm,
 			const char *term, struct strbuf *out)
 {
 	struct html_ctx c;

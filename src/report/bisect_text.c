@@ -24,9 +24,9 @@ static void pct(struct strbuf *out, double ratio)
 	strbuf_addf(out, "%+.1f%%", 100 * (ratio - 1));
 }
 
-void bisect_cmp_text(const struct bisect_cmp *k, struct strbuf *out)
+void bisect_cmp_text(const struct bisect_rec_cmp *k, struct strbuf *out)
 {
-	if (!k->present || !isfinite(k->ratio)) {
+	if (!k->valid || !isfinite(k->ratio)) {
 		strbuf_adds(out, dash);
 		return;
 	}
@@ -42,46 +42,32 @@ void bisect_cmp_text(const struct bisect_cmp *k, struct strbuf *out)
 	}
 }
 
-/* What the page calls a step's row, by its outcome. */
-static const char *row_class(const struct bisect_step *s)
-{
-	static const struct {
-		const char *outcome, *cls;
-	} classes[] = {
-		{ "like-good", "b-good" },   { "like-bad", "b-bad" },	  { "skipped", "b-skip" },
-		{ "neither", "b-neither" },  { "undecided", "b-undecided" },
-		{ "differ", "b-premise" },   { "same", "b-same" },
-	};
+/* What the page calls a step's row, by its call (enum bisect_call order). */
+static const char *const row_classes[] = { "b-good", "b-bad", "b-neither", "b-undecided",
+					   "b-skip", "b-premise", "b-same" };
 
-	for (size_t i = 0; s->outcome && i < sizeof(classes) / sizeof(*classes); i++)
-		if (!strcmp(s->outcome, classes[i].outcome))
-			return classes[i].cls;
-	return NULL;
-}
-
-static void cmp_cell(struct texttable *t, size_t row, size_t col, const struct bisect_cmp *k)
+static void cmp_cell(struct texttable *t, size_t row, size_t col, const struct bisect_rec_cmp *k)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	bisect_cmp_text(k, &sb);
-	if (k->present && k->verdict)
-		strbuf_addf(&sb, " %s", k->verdict);
+	if (k->valid && k->word[0])
+		strbuf_addf(&sb, " %s", k->word);
 	texttable_set(t, row, col, "%s", sb.buf);
 	strbuf_release(&sb);
 }
 
-static void step_row(struct texttable *t, const struct bisect_step *s, int reasons)
+static void step_row(struct texttable *t, const struct bisect_rec_step *s, int reasons)
 {
 	size_t row = texttable_row(t);
-	const char *what = !s->kind || !strcmp(s->kind, "candidate") ? "" :
-			   !strcmp(s->kind, "premise") ? " (premise: bad vs good)" :
-			   " (confirm: culprit vs parent)";
+	const char *what = s->kind == STEP_PREMISE ? " (premise: bad vs good)" :
+			   s->kind == STEP_CONFIRM ? " (confirm: culprit vs parent)" : "";
 
 	texttable_set(t, row, 0, "%d", s->index);
 	texttable_set(t, row, 1, "%s", str(s->c.abbrev));
 	texttable_set(t, row, 2, "%zu", s->position);
-	texttable_set(t, row, 3, "%s", str(s->outcome));
-	if (s->build_status && !strcmp(s->build_status, "failed"))
+	texttable_set(t, row, 3, "%s", bisect_call_word(s->call));
+	if (s->build == BUILD_FAILED)
 		texttable_set(t, row, 4, "build failed (exit %d)", s->build_exit);
 	else
 		cmp_cell(t, row, 4, &s->vs_good);
@@ -90,10 +76,10 @@ static void step_row(struct texttable *t, const struct bisect_step *s, int reaso
 	texttable_set(t, row, 7, "%s%s", str(s->c.subject), what);
 	if (reasons)
 		texttable_set(t, row, 8, "%s", str(s->reason));
-	texttable_row_class(t, row, row_class(s));
+	texttable_row_class(t, row, row_classes[s->call]);
 }
 
-void bisect_steps_model(const struct bisect_doc *d, int reasons, struct texttable *t)
+void bisect_steps_model(const struct bisect_result *d, int reasons, struct texttable *t)
 {
 	static const char *const head[] = { "step", "commit", "pos", "outcome", "vs good",
 					    "vs bad", "runs", "subject", "evidence" };
@@ -106,45 +92,43 @@ void bisect_steps_model(const struct bisect_doc *d, int reasons, struct texttabl
 	row = texttable_row(t);
 	for (size_t c = 0; c < t->ncols; c++)
 		texttable_set(t, row, c, "%s", head[c]);
-	if (d->premise.present)
+	if (d->has_premise)
 		step_row(t, &d->premise, reasons);
 	for (size_t i = 0; i < d->nsteps; i++)
 		step_row(t, &d->steps[i], reasons);
-	if (d->confirm.present)
+	if (d->has_confirm)
 		step_row(t, &d->confirm, reasons);
 }
 
-static void commit_words(const struct bisect_commit *c, struct strbuf *out)
+static void commit_words(const struct bisect_rec_commit *c, struct strbuf *out)
 {
 	strbuf_addf(out, "%s \"%s\"", str(c->abbrev), str(c->subject));
 }
 
-void bisect_outcome_text(const struct bisect_doc *d, struct strbuf *out)
+void bisect_outcome_text(const struct bisect_result *d, struct strbuf *out)
 {
-	const char *o = str(d->outcome);
-	const struct bisect_step *last = d->nsteps ? &d->steps[d->nsteps - 1] : NULL;
+	const struct bisect_rec_step *last = d->nsteps ? &d->steps[d->nsteps - 1] : NULL;
 	struct strbuf k = STRBUF_INIT;
 
-	if (!strcmp(o, "found") && d->has_culprit) {
+	if (d->outcome == BISECT_FOUND && d->has_culprit) {
 		bisect_cmp_text(&d->change, &k);
-		strbuf_addf(out, "first bad commit: %s %s\n", str(d->culprit.abbrev),
+		strbuf_addf(out, "first bad commit: %s %s\n", d->culprit.abbrev,
 			    str(d->culprit.subject));
-		strbuf_addf(out, "  %s %s %s against its parent %.*s (n %zu)\n",
-			    str(d->change.metric), k.buf, str(d->change.verdict), 7,
-			    str(d->culprit_parent), d->change.n);
-	} else if (!strcmp(o, "no-difference")) {
+		strbuf_addf(out, "  %s %s %s against its parent %.7s (n %zu)\n", str(d->primary),
+			    k.buf, d->change.word, d->parent, d->change.n);
+	} else if (d->outcome == BISECT_NO_DIFFERENCE) {
 		bisect_cmp_text(&d->premise.vs_good, &k);
-		strbuf_addf(out, "no difference: bad is not different from good on %s: %s %s "
-			    "(n %zu); nothing to bisect\n", str(d->primary), k.buf,
-			    str(d->premise.vs_good.verdict), d->premise.vs_good.n);
-	} else if (!strcmp(o, "neither") && last) {
+		strbuf_addf(out, "no difference shown: bad against good on %s: %s %s (n %zu); "
+			    "nothing to bisect at this precision\n", str(d->primary), k.buf,
+			    d->premise.vs_good.word, d->premise.vs_good.n);
+	} else if (d->outcome == BISECT_NEITHER && last) {
 		strbuf_addf(out, "stopped: %s (step %d) is neither like good nor like bad\n",
-			    str(last->c.abbrev), last->index);
+			    last->c.abbrev, last->index);
 		strbuf_addf(out, "  %s\n", str(last->reason));
-	} else if (!strcmp(o, "undecided") && last) {
+	} else if (d->outcome == BISECT_UNDECIDED && last) {
 		strbuf_addf(out, "stopped: step %d (%s) undecided: %s\n", last->index,
-			    str(last->c.abbrev), str(last->stop_reason));
-	} else if (!strcmp(o, "skipped-only")) {
+			    last->c.abbrev, str(last->stop_reason));
+	} else if (d->outcome == BISECT_SKIPPED_ONLY) {
 		strbuf_adds(out, "stopped: only skipped commits are left; the first bad one is one "
 				 "of:\n");
 		for (size_t i = 0; i < d->nremaining; i++) {
@@ -152,30 +136,33 @@ void bisect_outcome_text(const struct bisect_doc *d, struct strbuf *out)
 			commit_words(&d->remaining[i], out);
 			strbuf_addch(out, '\n');
 		}
-	} else if (!strcmp(o, "interrupted")) {
+	} else if (d->outcome == BISECT_INTERRUPTED) {
 		strbuf_addf(out, "interrupted after %zu steps: run the same command again to "
 			    "resume\n", d->nsteps);
 	} else {
-		strbuf_addf(out, "outcome: %s%s\n", o, d->complete ? "" : " (incomplete)");
+		strbuf_addf(out, "outcome: %s%s\n", bisect_outcome_word(d->outcome),
+			    d->complete ? "" : " (not finished)");
 	}
 	strbuf_release(&k);
 }
 
-static void header(const struct bisect_doc *d, struct strbuf *out)
+static void header(const struct bisect_result *d, struct strbuf *out)
 {
 	strbuf_adds(out, "pmustat bisect:");
-	for (size_t i = 0; d->command && d->command[i]; i++)
-		strbuf_addf(out, " %s", d->command[i]);
+	for (size_t i = 0; d->argv && d->argv[i]; i++)
+		strbuf_addf(out, " %s", d->argv[i]);
 	strbuf_adds(out, "\n  good ");
 	commit_words(&d->good, out);
 	strbuf_adds(out, " .. bad ");
 	commit_words(&d->bad, out);
-	strbuf_addf(out, ": %zu commits, %s%s%s%s\n", d->candidates, str(d->primary),
-		    d->exact ? " (exact)" : "", d->direction ? ", bad is " : "",
-		    d->direction ? d->direction : "");
+	strbuf_addf(out, ": %zu commits, %s%s", d->candidates, str(d->primary),
+		    d->exact ? " (exact)" : "");
+	if (d->direction[0] && d->outcome != BISECT_NO_DIFFERENCE)
+		strbuf_addf(out, ", bad is %s", d->direction);
+	strbuf_addch(out, '\n');
 }
 
-static void notes(const struct bisect_doc *d, struct strbuf *out)
+static void notes(const struct bisect_result *d, struct strbuf *out)
 {
 	if (!d->nnotes)
 		return;
@@ -185,24 +172,25 @@ static void notes(const struct bisect_doc *d, struct strbuf *out)
 			    str(d->notes[i].text));
 }
 
-static void reasons(const struct bisect_doc *d, struct strbuf *out)
+static void reason_line(const struct bisect_rec_step *s, struct strbuf *out)
 {
-	const struct bisect_step *all[] = { &d->premise, &d->confirm };
-
-	strbuf_adds(out, "\nevidence:\n");
-	for (size_t i = 0; i < d->nsteps + 2; i++) {
-		const struct bisect_step *s = i == 0 ? all[0] : i <= d->nsteps ?
-					      &d->steps[i - 1] : all[1];
-
-		if (!s->present)
-			continue;
-		strbuf_addf(out, "  %d %s: %s\n", s->index, str(s->c.abbrev), str(s->reason));
-		if (s->stop_reason)
-			strbuf_addf(out, "      %s\n", s->stop_reason);
-	}
+	strbuf_addf(out, "  %d %s: %s\n", s->index, s->c.abbrev, str(s->reason));
+	if (s->stop_reason)
+		strbuf_addf(out, "      %s\n", s->stop_reason);
 }
 
-void report_bisect_text(const struct bisect_doc *d, int verbose, struct strbuf *out)
+static void reasons(const struct bisect_result *d, struct strbuf *out)
+{
+	strbuf_adds(out, "\nevidence:\n");
+	if (d->has_premise)
+		reason_line(&d->premise, out);
+	for (size_t i = 0; i < d->nsteps; i++)
+		reason_line(&d->steps[i], out);
+	if (d->has_confirm)
+		reason_line(&d->confirm, out);
+}
+
+void report_bisect_text(const struct bisect_result *d, int verbose, struct strbuf *out)
 {
 	struct texttable t;
 

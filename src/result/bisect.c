@@ -391,8 +391,8 @@ static int is_sha(const char *s)
 	return 1;
 }
 
-static int commit_from(const json_t *o, struct bisect_rec_commit *c, const char *what,
-		       struct error *err)
+int bisect_rec_commit_from_json(const json_t *o, struct bisect_rec_commit *c, const char *what,
+				struct error *err)
 {
 	const char *sha = json_string_value(json_object_get(o, "commit"));
 	const char *ab = json_string_value(json_object_get(o, "short"));
@@ -412,7 +412,8 @@ static int commit_from(const json_t *o, struct bisect_rec_commit *c, const char 
 	return 0;
 }
 
-static int cmp_from(const json_t *o, struct bisect_rec_cmp *c, const char *what, struct error *err)
+int bisect_rec_cmp_from_json(const json_t *o, struct bisect_rec_cmp *c, const char *what,
+			     struct error *err)
 {
 	const char *w = json_string_value(json_object_get(o, "verdict"));
 
@@ -464,15 +465,15 @@ int bisect_rec_step_from_json(const json_t *j, struct bisect_rec_step *s, const 
 	s->index = (int)json_integer_value(idx);
 	if (get_word(j, "kind", kind_words, NWORDS(kind_words), &kind, what, err) ||
 	    get_word(j, "outcome", call_words, NWORDS(call_words), &call, what, err) ||
-	    commit_from(j, &s->c, what, err))
+	    bisect_rec_commit_from_json(j, &s->c, what, err))
 		return -1;
 	s->kind = (enum bisect_kind)kind;
 	s->call = (enum bisect_call)call;
 	if (get_size(j, "position", &s->position, what, err) ||
 	    get_str(j, "reason", 1, &s->reason, what, err) ||
 	    step_build_from(json_object_get(j, "build"), s, what, err) ||
-	    cmp_from(json_object_get(j, "vs_good"), &s->vs_good, what, err) ||
-	    cmp_from(json_object_get(j, "vs_bad"), &s->vs_bad, what, err) ||
+	    bisect_rec_cmp_from_json(json_object_get(j, "vs_good"), &s->vs_good, what, err) ||
+	    bisect_rec_cmp_from_json(json_object_get(j, "vs_bad"), &s->vs_bad, what, err) ||
 	    get_size(j, "runs", &s->runs, what, err) ||
 	    get_size(j, "blocks", &s->blocks, what, err) ||
 	    get_str(j, "stop_reason", 1, &s->stop_reason, what, err) ||

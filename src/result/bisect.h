@@ -164,5 +164,10 @@ json_t *bisect_rec_step_json(const struct bisect_rec_step *s, const char *metric
  * was, for the message). */
 int bisect_rec_step_from_json(const json_t *j, struct bisect_rec_step *s, const char *what,
 			  struct error *err);
+/* A commit object and a comparison object (null: not valid) the same way. */
+int bisect_rec_commit_from_json(const json_t *o, struct bisect_rec_commit *c, const char *what,
+				struct error *err);
+int bisect_rec_cmp_from_json(const json_t *o, struct bisect_rec_cmp *c, const char *what,
+			     struct error *err);
 
 #endif

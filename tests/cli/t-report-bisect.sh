@@ -59,7 +59,7 @@ expect_not_in e.html 'root:'
 # --- bad input: one line and a hint each ---
 sed 's/"runs": 54/"runs": "many"/' "$F/bisect-found.json" >broken.json
 run_pm 2 report broken.json
-expect_eq "$(head -1 err)" "error: 'broken.json': steps[2]: 'runs' is \"many\", not an integer from 0 to 1099511627776" "broken field"
+expect_eq "$(head -1 err)" "error: 'broken.json': steps[2]: 'step': 'runs' is not an integer >= 0" "broken field"
 expect_in err 'hint: '
 run_pm 2 report bisect.json --csv runs.csv
 expect_eq "$(head -1 err)" "error: --csv: 'bisect.json' is a bisect, not one result of runs" "--csv"

@@ -9,7 +9,7 @@
 
 #include "fuzz.h"
 #include "report/bisect.h"
-#include "result/bisect_doc.h"
+#include "result/bisect_read.h"
 
 static char *path;
 
@@ -23,16 +23,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct bisect_doc d;
+	struct bisect_result d;
 	struct error err;
 	struct strbuf out = STRBUF_INIT, page = STRBUF_INIT;
 
 	fuzz_write(path, data, size);
-	if (bisect_doc_read(&d, path, &err) == 0) {
+	if (bisect_result_read(&d, path, &err) == 0) {
 		report_bisect_text(&d, 0, &out);
 		report_bisect_text(&d, 1, &out);
 		report_bisect_html(&d, NULL, out.buf, &page);
-		bisect_doc_release(&d);
+		bisect_result_release(&d);
 	}
 	strbuf_release(&out);
 	strbuf_release(&page);
