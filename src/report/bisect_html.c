@@ -42,7 +42,8 @@ static const char bisect_style[] =
 	"tr.b-good td.outcome{color:#2e7d32;font-weight:600}tr.b-bad td.outcome{color:#c62828;"
 	"font-weight:600}tr.b-skip td{color:#888}tr.b-neither td.outcome{color:#ef6c00;"
 	"font-weight:700}tr.b-undecided td.outcome{color:#b08900;font-weight:700}"
-	"td.reason{color:#555;font-size:.92em;max-width:34em}td.commit{font-family:ui-monospace,"
+	"td.cmp,td.outcome{white-space:nowrap}td.reason{color:#555;font-size:.92em;max-width:34em}"
+	"td.commit{font-family:ui-monospace,"
 	"monospace}";
 
 static const char *str(const char *s)
