@@ -301,8 +301,12 @@ static void search_path(const struct bisect_page *p, struct strbuf *out)
 	html_text(out, str(d->primary));
 	strbuf_addf(out, " against good's and against bad's, as a change with its interval "
 		    "(the premise: bad against good; the confirmation: the culprit against its "
-		    "parent); each decided at an error rate of %g, verdicts against a "
-		    "&plusmn;%.1f%% noise band.</p>\n", d->alpha, 100 * d->noise_band);
+		    "parent); each decided at an error rate of %g; the premise's verdict against "
+		    "a &plusmn;%.1f%% noise band", d->alpha, 100 * d->noise_band);
+	if (isfinite(d->step_band))
+		strbuf_addf(out, ", a candidate like an endpoint within &plusmn;%.1f%%",
+			    100 * d->step_band);
+	strbuf_adds(out, ".</p>\n");
 }
 
 /* ---- the culprit, its profile --------------------------------------------- */
@@ -446,6 +450,9 @@ static void settings(const struct bisect_page *p, struct strbuf *out)
 	fact(out, "primary metric", d->primary);
 	strbuf_addf(&num, "%g per comparison; noise band &plusmn;%.1f%%", d->alpha,
 		    100 * d->noise_band);
+	if (isfinite(d->step_band))
+		strbuf_addf(&num, "; candidates like an endpoint within &plusmn;%.1f%%",
+			    100 * d->step_band);
 	strbuf_addf(out, "<dt>error rate</dt><dd>%s</dd>", num.buf);
 	fact(out, "created", created(d->created, date, sizeof(date)));
 	fact(out, "pmustat", d->tool_version[0] ? d->tool_version : NULL);

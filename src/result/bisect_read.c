@@ -191,6 +191,7 @@ static int read_top(struct bisect_result *b, json_t *doc, struct error *err)
 		{ "exact", F_BOOL, &b->exact },
 		{ "alpha", F_NUM, &b->alpha },
 		{ "noise_band", F_NUM, &b->noise_band },
+		{ "step_band", F_NUM, &b->step_band },
 		{ "candidates", F_SIZE, &b->candidates, 0, MAX_COUNT },
 		{ "max_decisions", F_SIZE, &b->max_decisions, 0, MAX_COUNT },
 		{ "direction", F_CHARS, b->direction, 0, sizeof(b->direction) },
@@ -207,7 +208,7 @@ static int read_top(struct bisect_result *b, json_t *doc, struct error *err)
 	};
 	int rc;
 
-	b->alpha = b->noise_band = NAN;
+	b->alpha = b->noise_band = b->step_band = NAN;
 	b->tool_version[0] = 0;
 	rc = json_fields_read(doc, "bisect", f, NFIELDS(f), err) ||
 	     json_fields_read(json_object_get(doc, "build"), "build", build, NFIELDS(build), err) ||
