@@ -42,6 +42,7 @@ import math
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -292,6 +293,8 @@ def summary(name, trials, key):
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--step":
         sys.exit(step(sys.argv[2], sys.argv[3], sys.argv[4]))
+    # a kill (TERM) unwinds like Ctrl-C, so the temporary directory goes
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("bisect bench: terminated"))
     welch_selfcheck()
     pmustat = os.path.abspath(sys.argv[1] if len(sys.argv) > 1
                               else os.path.join(ROOT, "build", "pmustat"))
