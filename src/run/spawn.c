@@ -26,6 +26,7 @@
 #include "core/selfpath.h"
 #include "core/strbuf.h"
 #include "run/spawn_proto.h"
+#include "run/tree.h"
 
 #define SERVER_GRACE_NS 3000000000ull	/* after a stop request */
 
@@ -153,10 +154,14 @@ static int server_gone(struct error *err)
 static int give_up(struct spawn *sp, struct error *err)
 {
 	struct spawner *s = sp->server;
+	pid_t pid = sp->pid;
 
-	if (sp->pid > 0) {
-		kill(-sp->pid, SIGKILL);
-		kill(sp->pid, SIGKILL);
+	/* A quick run's pid comes with its report: look for it (rare). */
+	if (pid == SPAWN_PID_LATER)
+		pid = s->pid > 0 ? tree_child_of(s->pid) : 0;
+	if (pid > 0) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
 	}
 	if (s->pid > 0)
 		kill(s->pid, SIGKILL);
@@ -256,11 +261,26 @@ static int server_read(struct spawn *sp, void *buf, size_t len, uint64_t deadlin
 	return 0;
 }
 
+/* spawn_started: the child's pid, or why it could not be started. */
+static int read_started(struct spawn *sp, uint64_t deadline, struct spawn_result *res,
+			struct error *err)
+{
+	struct spawn_started st;
+
+	if (server_read(sp, &st, sizeof(st), deadline, res, err))
+		return -1;
+	if (!st.pid) {
+		sp->pid = 0;
+		return error_set(err, ERR_RUNTIME, "cannot fork: %s", strerror(st.err));
+	}
+	sp->pid = st.pid;
+	return 0;
+}
+
 int spawn_start(struct spawn *sp, struct spawner *server, struct sigwatch *sw,
 		const struct spawn_opts *o, struct error *err)
 {
 	struct spawn_request rq = { SPAWN_MAGIC };
-	struct spawn_started st;
 	struct strbuf payload = STRBUF_INIT;
 	char head[1 + sizeof(rq)] = "d";
 	int rc;
@@ -296,12 +316,12 @@ int spawn_start(struct spawn *sp, struct spawner *server, struct sigwatch *sw,
 	strbuf_release(&payload);
 	if (rc)
 		return server_gone(err);
-	if (server_read(sp, &st, sizeof(st), 0, NULL, err))
-		return -1;
-	if (!st.pid)
-		return error_set(err, ERR_RUNTIME, "cannot fork: %s", strerror(st.err));
-	sp->pid = st.pid;
-	return 0;
+	if (o->quick) {
+		/* Its pid comes with the report (read_started below). */
+		sp->pid = SPAWN_PID_LATER;
+		return 0;
+	}
+	return read_started(sp, 0, NULL, err);
 }
 
 static void fill_outcome(struct spawn_result *res, const struct spawn_finished *fin)
@@ -333,6 +353,8 @@ static int read_finished(struct spawn *sp, uint64_t deadline, struct spawn_resul
 {
 	struct spawn_finished fin;
 
+	if (sp->pid == SPAWN_PID_LATER && read_started(sp, deadline, res, err))
+		return -1;
 	if (server_read(sp, &fin, sizeof(fin), deadline, res, err))
 		return -1;
 	if (fin.names_len > SPAWN_NAMES_MAX)
@@ -411,7 +433,7 @@ char *spawn_stderr_tail(const struct spawn *sp, size_t max)
 
 void spawn_release(struct spawn *sp)
 {
-	if (sp->pid > 0 && sp->server && !sp->server->broken) {
+	if (sp->pid != 0 && sp->server && !sp->server->broken) {
 		/* Started, never finished: the server kills it (released or
 		 * not) and reports; the report is drained and dropped. */
 		struct spawn_result res = { 0 };

@@ -68,10 +68,13 @@ struct spawn_opts {
 	const char *cwd;	/* run in this directory, or NULL = pmustat's */
 };
 
+#define SPAWN_PID_LATER ((pid_t)-1)
+
 struct spawn {
 	struct spawner *server;
 	struct sigwatch *sw;	/* stop requests while waiting for the server */
-	pid_t pid;		/* the child, 0 once reaped */
+	pid_t pid;		/* the child, 0 once reaped; SPAWN_PID_LATER: a
+				 * quick run's, told with its report */
 	int stderr_fd;		/* memfd holding the child's stderr, or -1 */
 	int released;		/* go sent */
 	int kill_sent;		/* 'k' sent: the server kills the run */

@@ -136,6 +136,7 @@ struct server {
 	int sigfd;		/* SIGCHLD, and SIGHUP: pmustat's death signal */
 	struct sigaction orig_int, orig_term, orig_pipe;
 	sigset_t orig_mask;
+	int batch;		/* it made itself SCHED_BATCH (server_init) */
 	struct run_tree tree;
 };
 
@@ -248,6 +249,11 @@ static void __attribute__((noreturn)) child_fail(struct child *c, int e)
 /* Back to the signal state the server started with. */
 static void child_signals(const struct server *s)
 {
+	struct sched_param normal = { 0 };
+
+	/* The policy the server started with; the nice value is kept. */
+	if (s->batch)
+		sched_setscheduler(0, SCHED_OTHER, &normal);
 	signal(SIGCHLD, SIG_DFL);
 	sigaction(SIGPIPE, &s->orig_pipe, NULL);
 	sigaction(SIGINT, &s->orig_int, NULL);
@@ -413,11 +419,24 @@ static void run_leftovers(struct server *s, struct run *r)
 	r->fin.names_len = (uint32_t)strlen(r->names);
 }
 
-/* Report the end. pmustat's 'd' comes with its next request. */
+/* Report the end, in one write: one wakeup of pmustat. A quick run's
+ * spawn_started leads it (spawn_proto.h). pmustat's 'd' comes with its next
+ * request. */
 static void run_report(struct server *s, struct run *r)
 {
-	if (proto_write(s->sock, &r->fin, sizeof(r->fin)) ||
-	    proto_write(s->sock, r->names, r->fin.names_len))
+	struct spawn_started started = { r->pid, 0 };
+	char buf[sizeof(started) + sizeof(r->fin) + SPAWN_NAMES_MAX];
+	size_t n = 0;
+
+	if (r->rq->quick) {
+		memcpy(buf, &started, sizeof(started));
+		n = sizeof(started);
+	}
+	memcpy(buf + n, &r->fin, sizeof(r->fin));
+	n += sizeof(r->fin);
+	memcpy(buf + n, r->names, r->fin.names_len);
+	n += r->fin.names_len;
+	if (proto_write(s->sock, buf, n))
 		server_abandon(s, NULL);
 }
 
@@ -439,12 +458,8 @@ static void run_child(struct server *s, struct run *r, const struct child *c)
 			server_abandon(s, NULL);
 		return;
 	}
-	if (r->rq->quick) {
-		struct spawn_started started = { r->pid, 0 };
-
-		if (proto_write(s->sock, &started, sizeof(started)))
-			server_abandon(s, r);
-	}
+	/* A quick run's pid goes with its report (run_report): pmustat
+	 * sleeps through the run, as a shell waiting for its child does. */
 	if (c->got == 'g') {
 		r->t0 = c->t0;
 		r->fin.exec_errno = c->err;
@@ -494,6 +509,21 @@ out:
 	free(envp);
 }
 
+/* SCHED_BATCH: a woken server does not preempt what runs on its CPU. Without
+ * it, pmustat's request woke the server onto pmustat's CPU and preempted
+ * pmustat there, so that two tasks were runnable on that CPU when the server
+ * forked the child, and the kernel put the child on another CPU: runs
+ * alternated between CPUs, each wakeup crossed CPUs (measured: 2 migrations
+ * per run against hyperfine's 0.05). Now pmustat goes to sleep first, and
+ * the child starts where the server runs, as a shell's child does. Only from
+ * the default policy: one a user chose (chrt) is left alone. */
+static int server_batch(void)
+{
+	struct sched_param p = { 0 };
+
+	return sched_getscheduler(0) == SCHED_OTHER && sched_setscheduler(0, SCHED_BATCH, &p) == 0;
+}
+
 static void server_init(struct server *s, int sock)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN };
@@ -516,6 +546,7 @@ static void server_init(struct server *s, int sock)
 	if (s->sigfd < 0)
 		_exit(1);
 	tree_init(&s->tree);
+	s->batch = server_batch();
 }
 
 /* Up to the 'd' that opens a request, dropping a late 'k' before it; the

@@ -393,6 +393,19 @@ static void snap_take(struct snap *s)
 	sort_n(s->v, s->n, sizeof(*s->v), by_pid);
 }
 
+pid_t tree_child_of(pid_t parent)
+{
+	struct snap s = { NULL, 0, 0 };
+	pid_t found = 0;
+
+	snap_take(&s);
+	for (size_t i = 0; i < s.n && !found; i++)
+		if (s.v[i].ppid == parent)
+			found = s.v[i].pid;
+	free(s.v);
+	return found;
+}
+
 static struct pinfo *snap_find(const struct snap *s, pid_t pid)
 {
 	struct pinfo key = { .pid = pid };

@@ -89,6 +89,10 @@ void tree_release(struct run_tree *t);
 
 /* "name[pid], name[pid] and 3 more" for the first of pids, into buf (len > 0);
  * names are read from /proc and made printable. Returns strlen(buf). */
+/* A child of parent's, found by a walk of /proc, or 0: for pmustat, when the
+ * server stops answering during a run whose pid it was not told yet. */
+pid_t tree_child_of(pid_t parent);
+
 size_t tree_names(const pid_t *pids, size_t n, char *buf, size_t len);
 
 #endif

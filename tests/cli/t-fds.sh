@@ -40,4 +40,35 @@ expect_in err "error: the spawn server did not answer after the stop request"
 st=$(sed 's/.*) //' "/proc/$server/stat" 2>/dev/null | cut -c1)
 [ -n "$st" ] && [ "$st" != Z ] && fail "the stuck server $server is still there"
 run_pm 0 report s.json
+
+# The same during a run: the server stops (SIGSTOP) while the program runs.
+# pmustat is told a quick run's pid only with its report, so after the
+# grace it finds the run among the server's children, kills it (with its
+# process group) and the server.
+"$PMUSTAT" stat -r 2 -o q.json -- sh -c 'echo $$ >run.pid; exec sleep 1000' >out 2>err &
+pid=$!
+i=0
+while [ ! -s run.pid ] && [ $i -lt 200000 ]; do i=$((i + 1)); done
+[ -s run.pid ] || { kill -9 $pid; fail "the run never started"; }
+run=$(cat run.pid)
+server=$(pgrep -x -P $pid pmustat-spawner)
+[ -n "$server" ] || { kill -9 $pid; fail "no pmustat-spawner under pmustat"; }
+kill -STOP "$server"
+kill -INT $pid
+wait $pid
+rc=$?
+expect_eq "$rc" 1 "exit code with a server stopped during a run"
+expect_in err "error: the spawn server did not answer after the stop request"
+# SIGKILL is sent before pmustat exits; the reaping by init may lag.
+i=0
+st=
+while [ $i -lt 20000 ]; do
+	line=
+	read -r line <"/proc/$run/stat" 2>/dev/null
+	st=${line##*) }
+	st=${st%% *}
+	[ -z "$st" ] || [ "$st" = Z ] && break
+	i=$((i + 1))
+done
+[ -z "$st" ] || [ "$st" = Z ] || { kill -9 "$run"; fail "the run $run outlived its stopped server"; }
 exit 0
