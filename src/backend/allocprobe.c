@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "backend/uprobe_trace.h"
 #include "core/sort.h"
 #include "core/strbuf.h"
 
@@ -75,7 +76,7 @@ static const struct {
  */
 struct allocprobe_event {
 	uint64_t time, ptr, bytes;
-	uint32_t site, seq, img, probe;
+	uint32_t site, seq, img, probe, tid;
 };
 
 /* Probe number e at p's function: what it is (size, free, spawn). */
@@ -112,15 +113,14 @@ static int add_allocator(struct allocprobe *ap, const struct callcount_probe *p)
 	return 0;
 }
 
-int allocprobe_init(struct allocprobe *ap, const struct callcount_set *cs, int uprobe_type,
-		    unsigned frames, struct error *err)
+/* The probes of cs's functions: the spawning functions' too when the
+ * probes see the main thread only (spawns). -1 with err when a probed
+ * function's size argument is not known. */
+static int add_probes(struct allocprobe *ap, const struct callcount_set *cs, int spawns,
+		      struct error *err)
 {
 	size_t max = 2 * cs->nprobes + 1;	/* an entry and a return each, at most */
 
-	memset(ap, 0, sizeof(*ap));
-	if (!sample_dwarf_supported() || arg_reg[0] < 0)
-		return error_set(err, ERR_RUNTIME, "this build reads no user registers on "
-				 "this architecture (x86-64 and arm64 only)");
 	ap->path = xcalloc(max, sizeof(char *));
 	ap->offset = xcalloc(max, sizeof(uint64_t));
 	ap->flags = xcalloc(max, sizeof(unsigned));
@@ -131,15 +131,68 @@ int allocprobe_init(struct allocprobe *ap, const struct callcount_set *cs, int u
 	for (size_t i = 0; i < cs->nprobes; i++) {
 		const struct callcount_probe *p = &cs->probes[i];
 
-		if (p->metric == CALLCOUNT_SENTINEL)
-			add_probe(ap, p, AP_SPAWN, SAMPLE_UPROBE_NOSTACK);
-		else if (!strcmp(p->symbol, "free"))
+		if (p->metric == CALLCOUNT_SENTINEL) {
+			if (spawns)
+				add_probe(ap, p, AP_SPAWN, SAMPLE_UPROBE_NOSTACK);
+		} else if (!strcmp(p->symbol, "free")) {
 			add_probe(ap, p, AP_FREE, SAMPLE_UPROBE_NOSTACK);
-		else if (add_allocator(ap, p)) {
-			error_set(err, ERR_RUNTIME, "no known size argument of '%s'", p->symbol);
-			allocprobe_release(ap);
-			return -1;
+		} else if (add_allocator(ap, p)) {
+			return error_set(err, ERR_RUNTIME, "no known size argument of '%s'",
+					 p->symbol);
 		}
+	}
+	return 0;
+}
+
+static void probes_free(struct allocprobe *ap)
+{
+	free(ap->path);
+	free(ap->offset);
+	free(ap->flags);
+	free(ap->size);
+	free(ap->ret_of);
+	free(ap->frees_arg0);
+	free(ap->out_arg0);
+	ap->n = 0;
+}
+
+/* The probes as inheritable trace events (backend/uprobe_trace.h): every
+ * thread and process of the run sampled, no spawning function to watch.
+ * 0, or -1 (why in ap->trace_why) to use the uprobe PMU instead. */
+static int trace_events(struct allocprobe *ap, const struct callcount_set *cs)
+{
+	struct error e;
+	unsigned char *ret;
+	int rc;
+
+	error_clear(&e);
+	if (add_probes(ap, cs, 0, &e))
+		return -1;
+	ret = xcalloc(ap->n ? ap->n : 1, 1);
+	for (size_t i = 0; i < ap->n; i++)
+		ret[i] = (ap->flags[i] & SAMPLE_UPROBE_RET) != 0;
+	rc = uprobe_trace_make(&ap->tp, ap->path, ap->offset, ret, ap->n, (uintptr_t)ap, &e);
+	free(ret);
+	if (rc) {
+		ap->trace_why = xstrdup(e.msg);
+		probes_free(ap);
+	}
+	return rc;
+}
+
+int allocprobe_init(struct allocprobe *ap, const struct callcount_set *cs, int uprobe_type,
+		    unsigned frames, int trace, struct error *err)
+{
+	memset(ap, 0, sizeof(*ap));
+	if (!sample_dwarf_supported() || arg_reg[0] < 0)
+		return error_set(err, ERR_RUNTIME, "this build reads no user registers on "
+				 "this architecture (x86-64 and arm64 only)");
+	if (!trace)
+		ap->trace_why = xstrdup("PMUSTAT_UPROBES=pmu");
+	ap->inherit = trace && !trace_events(ap, cs);
+	if (!ap->inherit && add_probes(ap, cs, 1, err)) {
+		allocprobe_release(ap);
+		return -1;
 	}
 	ap->frames = frames;
 	ap->so.event = SAMPLE_UPROBE;
@@ -151,18 +204,16 @@ int allocprobe_init(struct allocprobe *ap, const struct callcount_set *cs, int u
 	ap->so.uprobe_offset = ap->offset;
 	ap->so.uprobe_flags = ap->flags;
 	ap->so.nuprobes = ap->n;
+	ap->so.uprobe_tp = ap->inherit ? ap->tp.ids : NULL;
 	return 0;
 }
 
 void allocprobe_release(struct allocprobe *ap)
 {
-	free(ap->path);
-	free(ap->offset);
-	free(ap->flags);
-	free(ap->size);
-	free(ap->ret_of);
-	free(ap->frees_arg0);
-	free(ap->out_arg0);
+	if (ap->inherit)
+		uprobe_trace_remove(&ap->tp);
+	probes_free(ap);
+	free(ap->trace_why);
 	memset(ap, 0, sizeof(*ap));
 }
 
@@ -192,7 +243,7 @@ static struct allocprobe_event *new_event(struct allocprobe_run *r,
 	ALLOC_GROW(r->ev, r->nev + 1, r->ev_alloc);
 	e = &r->ev[r->nev];
 	*e = (struct allocprobe_event){ rec->time, 0, 0, NO_SITE, (uint32_t)r->nev, 0,
-					(uint32_t)rec->probe };
+					(uint32_t)rec->probe, rec->tid };
 	r->nev++;
 	return e;
 }
@@ -359,6 +410,8 @@ static int event_cmp(const void *a, const void *b)
 {
 	const struct allocprobe_event *x = a, *y = b;
 
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
 	if (x->time != y->time)
 		return x->time < y->time ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
@@ -452,10 +505,12 @@ static void on_return(struct allocprobe_run *r, struct heap_walk *w,
 }
 
 /*
- * The events in the main thread's order (the only thread traced: a run
- * that starts another is left out): each return pairs with the innermost
- * call still open; the outermost calls are the program's, counted as the
- * shim counts them. -1 with err when the returns do not pair up.
+ * The events of each thread in its order (every thread's with trace
+ * events; with the PMU's, the main thread's, a run that starts another
+ * being left out): each return pairs with the innermost call still open;
+ * the outermost calls are the program's, counted as the shim counts them,
+ * and temporaries are the thread's own, as the shim's. -1 with err when
+ * the returns do not pair up.
  */
 static int pair_events(struct allocprobe_run *r, struct error *err)
 {
@@ -465,6 +520,11 @@ static int pair_events(struct allocprobe_run *r, struct error *err)
 	for (size_t i = 0; i < r->nev && w.depth < AP_DEPTH; i++) {
 		const struct allocprobe_event *e = &r->ev[i];
 		enum allocprobe_size how = r->ap->size[e->probe];
+
+		if (i && e->tid != r->ev[i - 1].tid) {	/* the next thread's */
+			w.depth = 0;
+			w.last = (struct heap_last){ 0, NULL };
+		}
 
 		if (how == AP_FREE) {
 			if (!w.depth && e->ptr)

@@ -37,6 +37,7 @@
 #include "backend/callcount.h"
 #include "backend/sample.h"
 #include "backend/stackpipe.h"
+#include "backend/uprobe_trace.h"
 #include "core/error.h"
 
 /* Bytes of user stack copied per call: allocation sites are a few frames
@@ -64,12 +65,19 @@ struct allocprobe {
 	unsigned char *out_arg0;	/* posix_memalign: the pointer goes to *arg0 */
 	struct sample_opts so;
 	unsigned frames;		/* frames per site (--profile-frames) */
+	int inherit;			/* trace events (tp): every thread and process */
+	struct uprobe_trace tp;
+	char *trace_why;		/* why not inherit, or NULL */
 };
 
-/* From a callcount set resolved in uprobe mode for "allocs". -1 with err
- * when a probed function's arguments are not known here. */
+/* From a callcount set resolved in uprobe mode for "allocs". With trace,
+ * the probes are made as trace events in tracefs where pmustat may
+ * (inherit set: every thread and process of the run is sampled), else and
+ * without trace they are the uprobe PMU's (the main thread only, the
+ * spawning functions probed too; trace_why says why). -1 with err when a
+ * probed function's arguments are not known here. */
 int allocprobe_init(struct allocprobe *ap, const struct callcount_set *cs, int uprobe_type,
-		    unsigned frames, struct error *err);
+		    unsigned frames, int trace, struct error *err);
 void allocprobe_release(struct allocprobe *ap);
 
 struct allocprobe_event;

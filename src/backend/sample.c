@@ -72,7 +72,12 @@ static void fill_attr(struct perf_event_attr *a, const struct sample_opts *o, in
 		a->config1 = (uint64_t)(uintptr_t)o->uprobe_path[0];
 		a->config2 = o->uprobe_offset[0];
 		a->sample_period = 1;
-		inherit = 0;	/* see sample.h: config1 is our pointer */
+		inherit = o->uprobe_tp != NULL;	/* the PMU's config1 is our pointer: sample.h */
+		if (o->uprobe_tp) {	/* a trace event: its id, no pointer */
+			a->type = PERF_TYPE_TRACEPOINT;
+			a->config = o->uprobe_tp[0];
+			a->config1 = a->config2 = 0;
+		}
 		/* which probe wrote a sample, and when: the calls of a task that
 		 * moved between CPUs are put back in order by the time, one
 		 * clock for all CPUs */
@@ -124,9 +129,13 @@ static void probe_attr(struct perf_event_attr *a, const struct sample_opts *o, s
 {
 	unsigned f = o->uprobe_flags ? o->uprobe_flags[p] : 0;
 
-	a->config = (f & SAMPLE_UPROBE_RET) ? 1 : 0;	/* format/retprobe: config:0 */
-	a->config1 = (uint64_t)(uintptr_t)o->uprobe_path[p];
-	a->config2 = o->uprobe_offset[p];
+	if (o->uprobe_tp) {	/* entry or return: the trace event says */
+		a->config = o->uprobe_tp[p];
+	} else {
+		a->config = (f & SAMPLE_UPROBE_RET) ? 1 : 0;	/* format/retprobe: config:0 */
+		a->config1 = (uint64_t)(uintptr_t)o->uprobe_path[p];
+		a->config2 = o->uprobe_offset[p];
+	}
 	if (o->chain == SAMPLE_CHAIN_DWARF)
 		a->sample_stack_user = (f & SAMPLE_UPROBE_NOSTACK) ? 0 :
 				       o->stack_bytes ? o->stack_bytes : SAMPLE_STACK_MAX;

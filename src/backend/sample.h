@@ -41,7 +41,10 @@
  * the calls of a task that moved between CPUs can be put back in order.
  * Not inherited: an inherited uprobe event re-reads config1, a pointer
  * valid in this process only (backend/callcount.h), so the samples are the
- * task's (main thread's) own, across exec.
+ * task's (main thread's) own, across exec. Unless uprobe_tp gives the
+ * probes as trace events made in tracefs (backend/uprobe_trace.h): then
+ * they are PERF_TYPE_TRACEPOINT events of those ids, inherited like the
+ * other sampling events, so every thread and process of the run is sampled.
  */
 enum sample_event { SAMPLE_CPU_CLOCK, SAMPLE_CYCLES, SAMPLE_UPROBE };
 
@@ -76,6 +79,7 @@ struct sample_opts {
 	const uint64_t *uprobe_offset;
 	const unsigned *uprobe_flags;	/* per probe, SAMPLE_UPROBE_*; NULL: all 0 */
 	size_t nuprobes;
+	const uint64_t *uprobe_tp;	/* per probe, its tracepoint id; NULL: the PMU */
 };
 
 /* uprobe_flags: a return probe; no stack copy (registers only). */

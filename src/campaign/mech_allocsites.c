@@ -84,6 +84,15 @@ static void sites_release(void *state)
 	free(s);
 }
 
+/* PMUSTAT_UPROBES=pmu: the uprobe PMU even where trace events could be
+ * made (the tests of what it sees without them). */
+static int uprobes_pmu_only(void)
+{
+	const char *env = getenv("PMUSTAT_UPROBES");
+
+	return env && !strcmp(env, "pmu");
+}
+
 /*
  * A static program: sampling uprobes on its allocation functions
  * (backend/allocprobe.h). 0, or -1 with why not in err (no CAP_PERFMON...).
@@ -98,7 +107,7 @@ static int plan_uprobes(struct campaign *c, struct sites_state *s, size_t v, str
 	if (callcount_add(cs, "allocs", err) || callcount_add(cs, "frees", err) ||
 	    callcount_resolve(cs, &co, c->res.variants[v].argv[0], err) ||
 	    allocprobe_init(&s->probes[v], cs, sysfs_pmu_find(&c->model, "uprobe")->type,
-			    s->frames, err))
+			    s->frames, !uprobes_pmu_only(), err))
 		return -1;
 	s->usable[v] = 2;
 	return 0;
@@ -155,21 +164,28 @@ static void note_uprobe_variants(struct campaign *c, struct sites_state *s)
 {
 	struct strbuf pv = STRBUF_INIT, of = STRBUF_INIT;
 	size_t n = 0;
+	const char *why = NULL;
 
 	for (size_t v = 0; v < s->nvariants; v++) {
 		if (s->usable[v] != 2)
 			continue;
 		strbuf_addf(&of, "%s'%s'", n++ ? ", " : "", printable_in(&pv, c->res.variants[v].name));
+		if (!s->probes[v].inherit)
+			why = s->probes[v].trace_why;
 	}
 	if (n)
 		result_add_note(&c->res, NOTE_NOTE, NULL, NULL,
 				"allocation call sites%s%s: statically linked, so traced with "
 				"sampling uprobes on the allocation functions and free (a %d-byte "
 				"copy of the user stack per allocating call, unwound with libdwfl; "
-				"return probes for the pointers, put in order by time), main "
-				"thread only",
+				"return probes for the pointers, put in order by time), %s%s%s",
 				c->res.nvariants > 1 ? " of " : "", c->res.nvariants > 1 ? of.buf : "",
-				ALLOCPROBE_STACK);
+				ALLOCPROBE_STACK,
+				why ? "main thread only (the probes are the uprobe PMU's, which "
+				      "cannot be inherited: trace events were not made: "
+				    : "every thread and process of the run (trace events made in "
+				      "tracefs, inherited)",
+				why ? why : "", why ? ")" : "");
 	strbuf_release(&pv);
 	strbuf_release(&of);
 }

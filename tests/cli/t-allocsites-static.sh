@@ -112,8 +112,43 @@ else
 	fi
 fi
 
-# uprobes see the main thread only: a run that starts a thread is left out.
+# Threads and forked children: the probes are trace events made in tracefs,
+# inherited like any sampling event. A child reports no mappings of its own:
+# its samples are unwound and symbolized with the mappings its FORK record
+# copied from the parent (the one pipeline, backend/stackpipe.c). child=7: a
+# forked child makes 7 temporaries of 40 bytes from child_temps(), a site
+# only the child has; the parent's own calls are at rounds(). The shim on
+# the dynamic build agrees, site by site.
+run_pm 0 stat --profile=allocs --profile-frames 2 -r 1 -o fork.json -- "$S" 10 child=7
+if grep -qF "trace events were not made" out; then
+	expect_in out "left out: the program started threads or processes"
+	echo "skip: no writable tracefs: the sites of a forked child and a thread were not tested"
+else
+	expect_in out "every thread and process of the run"
+	expect_not_in out "left out"
+	expect_eq "$(json_find fork.json alloc_sites.0.sites site "child_temps<main" calls)" 7.0 "the child's calls"
+	expect_eq "$(json_find fork.json alloc_sites.0.sites site "child_temps<main" bytes)" 280.0 "the child's bytes"
+	expect_eq "$(json_find fork.json alloc_sites.0.sites site "child_temps<main" temporaries)" 7.0 "the child's temporaries"
+	expect_eq "$(json_find fork.json alloc_sites.0.sites site "rounds<main" calls)" 30.0 "the parent's calls"
+	expect_not_in fork.json "[unknown]"
+	run_pm 0 stat --profile=allocs --profile-frames 2 -r 1 -o forkd.json -- "$D" 10 child=7
+	for k in calls bytes temporaries; do
+		expect_eq "$(json_find fork.json alloc_sites.0.sites site "child_temps<main" $k)" \
+			"$(json_find forkd.json alloc_sites.0.sites site "child_temps<main" $k)" "the child's $k: uprobes vs shim"
+	done
+	# A second thread's calls are its own site, their temporaries its own.
+	run_pm 0 stat --profile=allocs --profile-frames 2 -r 1 -o thr.json -- "$S" 10 thread
+	expect_eq "$(json_find thr.json alloc_sites.0.sites site "rounds<thread_main" calls)" 30.0 "the thread's calls"
+	expect_eq "$(json_find thr.json alloc_sites.0.sites site "rounds<thread_main" temporaries)" 10.0 "the thread's temporaries"
+	expect_eq "$(json_find thr.json alloc_sites.0.sites site "rounds<main" calls)" 30.0 "the main thread's calls"
+fi
+
+# The uprobe PMU (PMUSTAT_UPROBES=pmu, or where no trace event can be made)
+# sees the main thread only: a run that starts a thread is left out.
+export PMUSTAT_UPROBES=pmu
 run_pm 0 stat --profile=allocs -r 1 -- "$S" 10 thread
+unset PMUSTAT_UPROBES
+expect_in out "main thread only (the probes are the uprobe PMU's"
 expect_in out "allocation call sites of some traced runs are left out: the program started threads"
 
 # A program that allocates in a loop: the reader stops it while it unwinds,

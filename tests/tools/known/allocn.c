@@ -5,6 +5,9 @@
  *   allocn N [MODES]   MODES: a comma list of
  *     all    also call aligned_alloc, posix_memalign, memalign, valloc
  *     fork   a forked child does the N rounds too (inherited counting)
+ *     child=K  first, a forked child makes K temporaries (malloc of 40
+ *            bytes, freed at once) from the function child_temps and
+ *            ends; the parent waits for it: a site only a child has
  *     thread a second thread does the N rounds too
  *     exec   after the rounds, exec itself for N more (counts across exec)
  *     _exit  end with _exit(0) instead of returning from main
@@ -109,6 +112,13 @@ __attribute__((noinline)) static void edge_reallocs(long n)
 	}
 }
 
+/* The forked child's own call site (child=K). */
+__attribute__((noinline)) static void child_temps(long k)
+{
+	for (long i = 0; i < k; i++)
+		p_free(p_malloc(40));
+}
+
 static long mode_value(const char *modes, const char *key)
 {
 	const char *p = strstr(modes, key);
@@ -146,6 +156,17 @@ int main(int argc, char **argv)
 	int all = has_mode(modes, "all");
 
 	hop = has_mode(modes, "hop");
+	if (mode_value(modes, "child=") > 0) {
+		pid_t pid = fork();
+		int st;
+
+		if (pid == 0) {
+			child_temps(mode_value(modes, "child="));
+			_exit(0);
+		}
+		if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+			return 1;
+	}
 
 	if (has_mode(modes, "fork")) {
 		pid_t pid = fork();
