@@ -8,23 +8,27 @@
  * (backend/callcount.h) like the shim's report, so the call-site mechanism
  * symbolizes both the same way.
  *
- * What it gives: calls, bytes and temporaries per call stack, for the main
- * thread only (uprobe events are not inherited, backend/callcount.h); the
- * spawning functions are probed too, and a run whose main thread called one
- * is incomplete. Temporaries as the shim counts them (lib/count/count.c,
+ * What it gives: calls, bytes and temporaries per call stack, for every
+ * thread and process of the run where the probes can be trace events made
+ * in tracefs (backend/uprobe_trace.h: inherited); else, with the uprobe
+ * PMU's events, which cannot be inherited (backend/callcount.h), for the
+ * main thread only: the spawning functions are then probed too, and a run
+ * whose main thread called one is incomplete. Temporaries as the shim counts them (lib/count/count.c,
  * heaptrack's: an allocation freed as the thread's very next heap event)
  * come from a return probe on each allocating function (the pointer it
  * returned: %rax, x0; posix_memalign's is read from the stack copied at its
  * return, where its first argument points) and an entry probe on free (its
- * argument), put back in the thread's order by the samples' times: the
+ * argument), put back in each thread's order by the samples' times: the
  * kernel writes a task's samples into the buffer of the CPU it ran on.
  * Calls made from inside another probed function (glibc's realloc(NULL, n)
  * calls malloc, realloc(p, 0) calls free) are the outer call's, not calls
  * of their own, as the shim, which sees only calls into libc, counts them.
  *
  * Invariants: the callcount set (uprobe mode) outlives its allocprobe (its
- * probe paths are the events' config1); a run's reader thread touches only
- * the run's own buffers; allocprobe_finish joins it before reading them.
+ * probe paths are the PMU events' config1); the allocprobe outlives its
+ * runs (its trace events are removed with it); a run's reader thread (the
+ * pipeline's) touches only the run's own state; allocprobe_finish joins
+ * it before reading it.
  */
 #ifndef PMU_BACKEND_ALLOCPROBE_H
 #define PMU_BACKEND_ALLOCPROBE_H
