@@ -109,10 +109,19 @@ static void remove_stale(const char *root)
 	strbuf_release(&path);
 }
 
-/* A path the syntax can carry: no white space, which ends it. */
-static int plain_path(const char *path)
+/* The file as the syntax can carry it: absolute (a relative path would be
+ * the kernel's lookup from our directory, the same file but said less
+ * plainly), without white space, which ends it. NULL with errno if not. */
+static char *plain_path(const char *path)
 {
-	return path[0] == '/' && !strpbrk(path, " \t\n\r\v\f");
+	char *abs = realpath(path, NULL);
+
+	if (abs && strpbrk(abs, " \t\n\r\v\f")) {
+		free(abs);
+		errno = EINVAL;
+		return NULL;
+	}
+	return abs;
 }
 
 static int make_all(struct uprobe_trace *t, const char *const *path, const uint64_t *offset,
@@ -122,10 +131,17 @@ static int make_all(struct uprobe_trace *t, const char *const *path, const uint6
 	int rc = 0;
 
 	for (size_t i = 0; i < n && !rc; i++) {
+		char *abs = plain_path(path[i]);
+
+		if (!abs) {
+			rc = -1;
+			break;
+		}
 		strbuf_reset(&line);
 		strbuf_addf(&line, "%c:%s/p%zu %s:0x%" PRIx64 "\n", ret && ret[i] ? 'r' : 'p',
-			    t->group, i, path[i], offset[i]);
-		rc = !plain_path(path[i]) ? (errno = EINVAL, -1) : append(t->root, line.buf);
+			    t->group, i, abs, offset[i]);
+		free(abs);
+		rc = append(t->root, line.buf);
 		if (!rc) {
 			t->n = i + 1;
 			rc = read_id(t->root, t->group, i, &t->ids[i]);

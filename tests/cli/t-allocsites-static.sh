@@ -136,8 +136,11 @@ else
 		expect_eq "$(json_find fork.json alloc_sites.0.sites site "child_temps<main" $k)" \
 			"$(json_find forkd.json alloc_sites.0.sites site "child_temps<main" $k)" "the child's $k: uprobes vs shim"
 	done
-	# A second thread's calls are its own site, their temporaries its own.
-	run_pm 0 stat --profile=allocs --profile-frames 2 -r 1 -o thr.json -- "$S" 10 thread
+	# A second thread's calls are its own site, their temporaries its own
+	# (the program named by a relative path: the trace events name it whole).
+	run_pm 0 stat --profile=allocs --profile-frames 2 -r 1 -o thr.json -- \
+		"$(realpath --relative-to=. "$S")" 10 thread
+	expect_in out "every thread and process of the run"
 	expect_eq "$(json_find thr.json alloc_sites.0.sites site "rounds<thread_main" calls)" 30.0 "the thread's calls"
 	expect_eq "$(json_find thr.json alloc_sites.0.sites site "rounds<thread_main" temporaries)" 10.0 "the thread's temporaries"
 	expect_eq "$(json_find thr.json alloc_sites.0.sites site "rounds<main" calls)" 30.0 "the main thread's calls"
