@@ -94,7 +94,12 @@ static void count_event(struct campaign *c, struct perf_state *s, struct event_s
 	m->hidden = hidden;
 	error_clear(&why);
 	/* A dry run plans for the uarch asked for, which may not be this host:
-	 * nothing is opened, so nothing is probed. */
+	 * nothing is opened, so nothing is probed. The kernel's switch for a
+	 * software event's kind is held first (docs/spawn.md, "static keys"):
+	 * the probe's open and close would each flip it, and the runs' first
+	 * open flip it again. */
+	if (!c->o->dry_run)
+		perf_hold(&c->server.held, ev, 1);
 	if (!c->o->dry_run &&
 	    perf_probe_cpu(ev, &c->res.host, campaign_target_probe_cpu(c), &why)) {
 		campaign_mark_unavailable(m, reason_of(why.msg), why.hint);
