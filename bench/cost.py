@@ -18,6 +18,8 @@ the same rounds and printed beside. Contenders:
   - one run: `pmustat stat -r 1 -q` against `perf stat` (batches of 20);
   - compare, 100 blocks of /bin/true against /bin/echo: `pmustat compare
     --blocks 100` against `hyperfine -N -r 100` of the same two commands;
+  - the same compare of /bin/true with itself against hyperfine running it
+    twice (no target: it shows what interleaving two programs costs);
   - `pmustat doctor` (batches of 10), and /bin/true the same way: the host's
     floor for starting any program, which a loaded host raises.
 Environment: BENCH_ROUNDS (default 7). Contenders whose tool is missing
@@ -73,6 +75,8 @@ def contenders(pm, before, tools):
                                      "--", "/bin/true"]
         c[tag + " compare 100"] = [exe, "compare", "--blocks", "100", "--", "/bin/true",
                                    "--", "/bin/echo"]
+        c[tag + " compare 100 same"] = [exe, "compare", "--blocks", "100", "--", "/bin/true",
+                                        "--", "/bin/true"]
         c[tag + " doctor x10"] = [tools["forkloop"], "10", exe, "doctor"]
     c["forkloop 200"] = [tools["forkloop"], "200", "/bin/true"]
     c["true x10"] = [tools["forkloop"], "10", "/bin/true"]
@@ -80,6 +84,7 @@ def contenders(pm, before, tools):
         hf = [tools["hyperfine"], "-N", "--style", "none", "--export-json", os.devnull]
         c["hyperfine -r 200"] = hf + ["-r", "200", "/bin/true"]
         c["hyperfine -r 100 x2"] = hf + ["-r", "100", "/bin/true", "/bin/echo"]
+        c["hyperfine -r 100 x2 same"] = hf + ["-r", "100", "/bin/true", "/bin/true"]
     if tools.get("perf"):
         c["perf stat x20"] = [tools["forkloop"], "20", tools["perf"], "stat", "-o", os.devnull,
                               "--", "/bin/true"]
@@ -96,6 +101,11 @@ def ratios(tag):
         ("one run (stat -r 1) / perf stat", tag + " stat -r 1 x20", "perf stat x20", "both", 0.5),
         ("compare, 100 blocks / hyperfine -N -r 100 of both", tag + " compare 100",
          "hyperfine -r 100 x2", "both", 1.0),
+        # No target: the same program twice, so that interleaving two
+        # programs (compare's method) costs nothing; the difference from the
+        # line above is what alternating /bin/true and /bin/echo costs.
+        ("compare of /bin/true with itself / hyperfine of it twice", tag + " compare 100 same",
+         "hyperfine -r 100 x2 same", "both", None),
     ]
 
 
@@ -145,8 +155,9 @@ def main():
                     continue
                 per = [a / b for a, b in zip(series[num], series[den]) if b > 0]
                 cells.append("%.2fx [%.2f, %.2f]" % (median(per), min(per), max(per)))
-            print("  %-50s %-4s <= %.1fx  %s" % (label, kind, target,
-                                               "".join("%-36s" % x for x in cells)))
+            goal = "<= %.1fx" % target if target else "(info)"
+            print("  %-50s %-4s %-7s  %s" % (label, kind, goal,
+                                            "".join("%-36s" % x for x in cells)))
     for tag in tags:
         d = [w / 10 * 1e3 for w in wall[tag + " doctor x10"]]
         print("  %-7s doctor: %.1f ms wall per call (median) [%.1f, %.1f], target <= 20 ms"

@@ -31,13 +31,7 @@
 #include "core/oomguard.h"
 #include "core/strbuf.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
+#include "sanitizers.h"
 
 void error(int status, int errnum, const char *fmt, ...);
 void __assert_fail(const char *assertion, const char *file, unsigned int line,

@@ -22,13 +22,7 @@
 
 #include "core/strbuf.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
+#include "sanitizers.h"
 
 /* Allocate 64 KB blocks (touched, so they are real) until the limit is
  * reached: with the reserve, an allocation fails once and succeeds again
