@@ -53,6 +53,14 @@ static const char *str(const char *s)
 
 /* ---- outcome -------------------------------------------------------------- */
 
+/* "a09b342 validate every state twice" */
+static void commit_html(struct strbuf *out, const struct bisect_rec_commit *c)
+{
+	html_text(out, c->abbrev);
+	strbuf_adds(out, " ");
+	html_text(out, str(c->subject));
+}
+
 static void cmp_html(struct strbuf *out, const struct bisect_rec_cmp *k)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -137,11 +145,8 @@ static const struct bisect_rec_commit *at(const struct bisect_result *d, size_t 
 static void commit_title(struct strbuf *out, const struct bisect_rec_commit *c, size_t pos)
 {
 	strbuf_addf(out, "<title>%zu: ", pos);
-	if (c) {
-		html_text(out, str(c->abbrev));
-		strbuf_adds(out, " ");
-		html_text(out, str(c->subject));
-	}
+	if (c)
+		commit_html(out, c);
 	strbuf_adds(out, "</title>");
 }
 
@@ -187,9 +192,7 @@ static void marker(const struct bisect_result *d, const struct bisect_rec_step *
 	html_text(out, bisect_call_word(s->call));
 	strbuf_addf(out, "\" data-step=\"%d\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\"><title>",
 		    s->index, x, y, past ? 4 : 7);
-	html_text(out, str(s->c.abbrev));
-	strbuf_adds(out, " ");
-	html_text(out, str(s->c.subject));
+	commit_html(out, &s->c);
 	strbuf_adds(out, ": ");
 	html_text(out, bisect_call_word(s->call));
 	strbuf_adds(out, " &mdash; ");
@@ -466,12 +469,9 @@ static void settings(const struct bisect_page *p, struct strbuf *out)
 
 static void terminal(const struct bisect_page *p, struct strbuf *out)
 {
-	if (!p->terminal || !*p->terminal)
-		return;
-	strbuf_adds(out, "<details><summary>the text as the terminal shows it</summary>"
-			 "<pre class=\"terminal\">");
-	html_text_lines(out, p->terminal);
-	strbuf_adds(out, "</pre></details>\n");
+	struct html_ctx c = { .table = p->terminal };
+
+	html_terminal(&c, out);
 }
 
 /* ---- the page ------------------------------------------------------------- */
@@ -504,35 +504,21 @@ void report_bisect_html(const struct bisect_result *d, const struct analysed *co
 {
 	struct html_ctx c;
 	struct bisect_page p = { d, NULL, term };
-	struct strbuf body[NSECTIONS];
+	struct html_part parts[NSECTIONS];
+	struct strbuf name = STRBUF_INIT, heading = STRBUF_INIT;
 
 	if (confirm) {
 		html_ctx_init(&c, confirm, NULL);
 		p.confirm = &c;
 	}
-	strbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-			 "<meta name=\"viewport\" content=\"width=device-width\">\n<title>");
-	title(d, out);
-	strbuf_addf(out, "</title>\n<style>%s%s</style>\n</head><body>\n<h1>", html_style,
-		    bisect_style);
-	title(d, out);
-	strbuf_addf(out, " <small>%zu commits, %zu steps, %zu measured runs</small></h1>\n",
-		    d->candidates, d->nsteps, d->runs_total);
 	for (size_t i = 0; i < NSECTIONS; i++) {
-		strbuf_init(&body[i]);
-		sections[i].render(&p, &body[i]);
+		parts[i] = (struct html_part){ sections[i].id, sections[i].title, STRBUF_INIT };
+		sections[i].render(&p, &parts[i].body);
 	}
-	strbuf_adds(out, "<nav>");
-	for (size_t i = 0; i < NSECTIONS; i++)
-		if (body[i].len)
-			strbuf_addf(out, "<a href=\"#%s\">%s</a>", sections[i].id,
-				    sections[i].title);
-	strbuf_adds(out, "</nav>\n");
-	for (size_t i = 0; i < NSECTIONS; i++) {
-		if (body[i].len)
-			strbuf_addf(out, "<section id=\"%s\"><h2>%s</h2>\n%s</section>\n",
-				    sections[i].id, sections[i].title, body[i].buf);
-		strbuf_release(&body[i]);
-	}
-	strbuf_adds(out, "</body></html>\n");
+	title(d, &name);
+	strbuf_addf(&heading, "<h1>%s <small>%zu commits, %zu steps, %zu measured runs</small>"
+		    "</h1>\n", name.buf, d->candidates, d->nsteps, d->runs_total);
+	html_page(out, name.buf, bisect_style, heading.buf, parts, NSECTIONS);
+	strbuf_release(&name);
+	strbuf_release(&heading);
 }

@@ -136,32 +136,42 @@ void html_ctx_init(struct html_ctx *c, const struct analysed *a, const char *tab
 				.at = a->at };
 }
 
+void html_page(struct strbuf *out, const char *name, const char *style, const char *heading,
+	       struct html_part *parts, size_t n)
+{
+	strbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+			 "<meta name=\"viewport\" content=\"width=device-width\">\n<title>");
+	strbuf_addf(out, "%s</title>\n<style>%s%s</style>\n</head><body>\n%s", name, html_style,
+		    style, heading);
+	strbuf_adds(out, "<nav>");
+	for (size_t i = 0; i < n; i++)
+		if (parts[i].body.len)
+			strbuf_addf(out, "<a href=\"#%s\">%s</a>", parts[i].id, parts[i].title);
+	strbuf_adds(out, "</nav>\n");
+	for (size_t i = 0; i < n; i++) {
+		if (parts[i].body.len)
+			strbuf_addf(out, "<section id=\"%s\"><h2>%s</h2>\n%s</section>\n",
+				    parts[i].id, parts[i].title, parts[i].body.buf);
+		strbuf_release(&parts[i].body);
+	}
+	strbuf_adds(out, "</body></html>\n");
+}
+
 void report_html(const struct analysed *a, const char *table, struct strbuf *out)
 {
-	const struct result *r = a->r;
 	struct html_ctx c;
-	struct strbuf body[NSECTIONS];
+	struct html_part parts[NSECTIONS];
+	struct strbuf name = STRBUF_INIT, heading = STRBUF_INIT;
 
 	html_ctx_init(&c, a, table);
 	for (size_t i = 0; i < NSECTIONS; i++) {
-		strbuf_init(&body[i]);
-		sections[i].render(&c, &body[i]);
+		parts[i] = (struct html_part){ sections[i].id, sections[i].title, STRBUF_INIT };
+		sections[i].render(&c, &parts[i].body);
 	}
-	strbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-			 "<meta name=\"viewport\" content=\"width=device-width\">\n<title>pmustat ");
-	html_text(out, r->command);
-	strbuf_addf(out, "</title>\n<style>%s</style>\n</head><body>\n", html_style);
-	title(&c, out);
-	strbuf_adds(out, "<nav>");
-	for (size_t i = 0; i < NSECTIONS; i++)
-		if (body[i].len)
-			strbuf_addf(out, "<a href=\"#%s\">%s</a>", sections[i].id, sections[i].title);
-	strbuf_adds(out, "</nav>\n");
-	for (size_t i = 0; i < NSECTIONS; i++) {
-		if (body[i].len)
-			strbuf_addf(out, "<section id=\"%s\"><h2>%s</h2>\n%s</section>\n",
-				    sections[i].id, sections[i].title, body[i].buf);
-		strbuf_release(&body[i]);
-	}
-	strbuf_adds(out, "</body></html>\n");
+	strbuf_adds(&name, "pmustat ");
+	html_text(&name, a->r->command);
+	title(&c, &heading);
+	html_page(out, name.buf, "", heading.buf, parts, NSECTIONS);
+	strbuf_release(&name);
+	strbuf_release(&heading);
 }

@@ -37,6 +37,20 @@ void html_ctx_init(struct html_ctx *c, const struct analysed *a, const char *tab
 /* The page's style sheet (html.c), shared by every page pmustat writes. */
 extern const char html_style[];
 
+/*
+ * A page (html.c): the head with name as its title (already escaped) and
+ * the style sheet followed by style, the heading (markup), a table of
+ * contents of the parts that have a body, and those parts as sections, in
+ * order; each part's body is released. Every page pmustat writes is this
+ * shape: the result's and the bisect's.
+ */
+struct html_part {
+	const char *id, *title;
+	struct strbuf body;
+};
+void html_page(struct strbuf *out, const char *name, const char *style, const char *heading,
+	       struct html_part *parts, size_t n);
+
 /* A part of the page: renders nothing when it has nothing to show. */
 typedef void html_section_fn(const struct html_ctx *c, struct strbuf *out);
 

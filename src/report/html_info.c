@@ -202,7 +202,7 @@ void html_terminal(const struct html_ctx *c, struct strbuf *out)
 {
 	if (!c->table || !*c->table)
 		return;
-	strbuf_adds(out, "<details><summary>the table as the terminal shows it</summary>"
+	strbuf_adds(out, "<details><summary>as the terminal shows it</summary>"
 			 "<pre class=\"terminal\">");
 	/* Colour sequences are escaped like any control character. */
 	html_text_lines(out, c->table);
