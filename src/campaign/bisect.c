@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,7 +41,7 @@
 #include "core/strlist.h"
 #include "core/words.h"
 
-#define EXACT_BLOCKS 3		/* an exact count's comparison: its blocks */
+#define EXACT_BLOCKS 2		/* an exact count's comparison: its blocks */
 #define HOT_MAX 5		/* functions and sites listed by --profile */
 
 struct bisect_ctx {
@@ -284,17 +285,19 @@ static void take_step(struct bisect_ctx *x, const struct bisect_rec_step *s)
 		x->next_index = s->index + 1;
 }
 
-/* One line of a journal left by an earlier run: a step, or the torn last
- * line of a killed one (ignored). */
-static int replay_line(struct bisect_ctx *x, const char *line, int last, const char *path,
+/* One step line of a journal left by an earlier run. */
+static int replay_line(struct bisect_ctx *x, const char *line, const char *path,
 		       struct error *err)
 {
 	json_t *j = json_loads(line, 0, NULL);
 	struct bisect_rec_step s;
 	int rc = 0;
 
-	if (!j)
-		return last ? 0 : error_set(err, ERR_RUNTIME, "'%s': a line is not JSON", path);
+	if (!j) {
+		error_set(err, ERR_USAGE, "'%s': a line is not JSON", path);
+		return error_hint(err, "the journal was damaged: remove the directory to start "
+				       "the bisect afresh, or give another -o DIR");
+	}
 	if (bisect_rec_step_from_json(json_object_get(j, "step"), &s, path, err))
 		rc = -1;
 	else {
@@ -324,17 +327,36 @@ static int check_args(struct bisect_ctx *x, const char *first, const char *path,
 static int replay(struct bisect_ctx *x, char *text, const char *path, struct error *err)
 {
 	char *save = NULL, *line = strtok_r(text, "\n", &save);
-	int torn = text[0] && text[strlen(text) - 1] != '\n';
 
 	if (check_args(x, line, path, err))
 		return -1;
-	while ((line = strtok_r(NULL, "\n", &save))) {
-		int last = !save || !*save;
-
-		if (replay_line(x, line, last && torn, path, err))
+	while ((line = strtok_r(NULL, "\n", &save)))
+		if (replay_line(x, line, path, err))
 			return -1;
-	}
 	return 0;
+}
+
+/* One bisect per directory: the journal is locked while the search runs
+ * (flock goes with the process, so a killed one leaves no stale lock). */
+static int journal_lock(int fd, const char *dir, struct error *err)
+{
+	if (!flock(fd, LOCK_EX | LOCK_NB) || errno != EWOULDBLOCK)
+		return 0;
+	error_set(err, ERR_USAGE, "'%s' is being used by another bisect", dir);
+	return error_hint(err, "wait for it to finish, or give this one another -o DIR");
+}
+
+/* A torn last line (the write a kill cut) goes before anything is
+ * appended, so that the next line starts a line of its own. */
+static void drop_torn(int fd, struct strbuf *old)
+{
+	char *nl = memrchr(old->buf, '\n', old->len);
+	size_t keep = nl ? (size_t)(nl - old->buf) + 1 : 0;
+
+	if (keep < old->len && !ftruncate(fd, (off_t)keep)) {
+		old->len = keep;
+		old->buf[keep] = '\0';
+	}
 }
 
 /* Open the journal: resume from it when it is there, else start it. */
@@ -342,21 +364,21 @@ static int journal_open(struct bisect_ctx *x, struct error *err)
 {
 	char *path = path_in(x, "%s", "bisect.journal");
 	struct strbuf old = STRBUF_INIT;
-	int rc = 0, had;
+	int rc;
 
 	x->args = journal_args(x);
-	had = strbuf_read_regular(&old, path, (size_t)16 << 20) == 0 && old.len;
-	if (had) {
-		rc = replay(x, old.buf, path, err);
+	x->journal_fd = outfile_open_append(path, 0, err);
+	rc = x->journal_fd < 0 || journal_lock(x->journal_fd, x->dir, err) ? -1 : 0;
+	if (!rc && strbuf_read_regular(&old, path, (size_t)16 << 20))
+		rc = error_set(err, ERR_RUNTIME, "cannot read '%s': %s", path, strerror(errno));
+	if (!rc && old.len) {
+		drop_torn(x->journal_fd, &old);
+		rc = old.len ? replay(x, old.buf, path, err) : 0;
 		if (!rc && x->next_index)
 			say(x, "resuming: %d step%s decided before are not run again",
 			    x->next_index, x->next_index == 1 ? "" : "s");
 	}
-	if (!rc) {
-		x->journal_fd = outfile_open_append(path, !had, err);
-		rc = x->journal_fd < 0 ? -1 : 0;
-	}
-	if (!rc && !had)
+	if (!rc && !old.len)
 		rc = journal_append(x, json_pack("{s:s, s:O}", "journal", BISECT_JOURNAL_SCHEMA,
 						 "args", x->args), err);
 	strbuf_release(&old);

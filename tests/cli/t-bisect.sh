@@ -125,6 +125,18 @@ expect_eq "$(jv "r1/$r" schema)" pmustat.result/1 "a step's result is a compare 
 expect_eq "$(cd one && git worktree list | wc -l)" 1 "no worktree registered after the end"
 expect_eq "$(jv r1/bisect.json complete)" true "complete"
 
+# Run again when finished: nothing is measured again; a torn last line of
+# the journal (a kill during a write) is dropped before anything is appended.
+printf '{"step":{"index":9,"ki' >>r1/bisect.journal
+runs=$(jv r1/bisect.json runs_total)
+bisect one --good HEAD~24 --bad HEAD --build 'cc -o prog prog.c' -m allocs -o "$T/r1" -- ./prog
+expect_rc 0 "a finished bisect run again"
+expect_in err "resuming: 8 steps decided before are not run again"
+expect_not_in err "building"
+expect_eq "$(jv r1/bisect.json runs_total)" "$runs" "runs after running a finished bisect again"
+expect_eq "$(tail -c 1 r1/bisect.journal | od -An -c | tr -d ' ')" '\n' "the journal ends with a whole line"
+expect_not_in r1/bisect.journal '"index":9,'
+
 # report renders it again
 run_pm 0 report r1/bisect.json
 expect_in out "first bad commit: $short allocate 200 times"
@@ -231,4 +243,15 @@ for f in err; do [ "$(grep -c '^error: ' $f)" = 1 ] || fail "more than one error
 bisect one --good HEAD~3 --bad HEAD -m allocs -o "$T/r1" -- ./prog
 expect_rc 2 "another bisect's directory"
 expect_in err "holds a bisect of other arguments"
+if command -v flock >/dev/null; then
+	# One bisect per directory: another one holding its journal refuses this one.
+	flock r1/bisect.journal sh -c "cd one && '$PMUSTAT' bisect --good HEAD~24 --bad HEAD \
+		-m allocs -o '$T/r1' -- ./prog" >out 2>err
+	expect_eq "$?" 2 "a directory in use: exit code"
+	expect_in err "is being used by another bisect"
+fi
+touch afile
+bisect one --good HEAD~3 --bad HEAD -o "$T/afile" -- ./prog
+expect_rc 2 "-o names a file"
+expect_in err "cannot use '$T/afile' as the results directory"
 exit 0
