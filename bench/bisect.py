@@ -21,10 +21,12 @@ trial, so that a burst of load on a shared host falls on both:
     -o DIR -- ./prog N`, with its own rules (DIR/bisect.json is read); while the command does
     not exist in PMUSTAT, its column says SKIP and the baseline runs alone.
 
-Per contender: how often the known culprit was named (of BENCH_TRIALS), the
-measured runs (warm-ups included) in total and per trial, the wall time of
-the whole bisect (builds included), side by side, and the 1-minute load
-average seen during the trials.
+Per contender: how often the known culprit was named (of BENCH_TRIALS), how
+often another commit was named instead (a wrong answer) and how often none
+was (pmustat stopped without a culprit, exit 4 or 5), the measured runs (warm-ups included) in total and per trial, the wall time of
+the whole bisect (builds included), side by side, the 1-minute load
+average seen during the trials and the wall-time noise hyperfine saw (the
+coefficient of variation of the good build's runs, median over the steps).
 
     python3 bench/bisect.py [PMUSTAT]          (default build/pmustat)
 
@@ -49,6 +51,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+NOISE = []      # per baseline step: the good build's coefficient of variation
 ROOT = os.path.dirname(HERE)
 
 
@@ -147,9 +150,10 @@ def step(good_bin, n, log):
     bad = p < float(os.environ.get("BENCH_ALPHA", "0.05")) and \
         sum(cand) / len(cand) > sum(good) / len(good)
     warm = 2 * int(os.environ.get("BENCH_HF_WARMUP", "1"))
+    mg, vg = mean_var(good)
     with open(log, "a") as f:
-        f.write("%s %d %.6f\n" % ("bad" if bad else "good",
-                                  len(good) + len(cand) + warm, p))
+        f.write("%s %d %.6f %.6f\n" % ("bad" if bad else "good",
+                                       len(good) + len(cand) + warm, p, math.sqrt(vg) / mg))
     return 1 if bad else 0
 
 
@@ -242,6 +246,8 @@ def run_baseline(clone, good, bad, n, log):
         for line in open(log):
             steps += 1
             runs += int(line.split()[1])
+            if len(line.split()) > 3:
+                NOISE.append(float(line.split()[3]))
     return named, runs, steps
 
 
@@ -281,12 +287,13 @@ def fmt_row(cells, widths):
 def summary(name, trials, key):
     done = [t[key] for t in trials if t[key] is not None]
     if not done:
-        return [name, "SKIP", "-", "-", "-", "-"]
+        return [name, "SKIP", "-", "-", "-", "-", "-", "-"]
     found = sum(1 for d in done if d["found"])
+    wrong = sum(1 for d in done if not d["found"] and d["named"] is not None)
     runs = sum(d["runs"] for d in done)
     wall = sum(d["wall"] for d in done)
-    return [name, "%d/%d" % (found, len(done)), str(runs),
-            "%.0f" % (runs / len(done)), "%.0f s" % wall,
+    return [name, "%d/%d" % (found, len(done)), str(wrong), str(len(done) - found - wrong),
+            str(runs), "%.0f" % (runs / len(done)), "%.0f s" % wall,
             "%.1f s" % (wall / len(done))]
 
 
@@ -356,16 +363,24 @@ def main():
                                 r["steps"], r["runs"], r["wall"], r["rc"]))
             print("  " + "; ".join(cells), flush=True)
         print()
-        widths = [34, 8, 11, 10, 11, 10]
-        print(fmt_row(["contender", "found", "runs total", "runs mean",
+        widths = [34, 6, 6, 5, 11, 10, 11, 10]
+        print(fmt_row(["contender", "found", "wrong", "none", "runs total", "runs mean",
                        "wall total", "wall mean"], widths))
         print(fmt_row(summary("git bisect run + hyperfine + Welch", trials, "base"), widths))
         print(fmt_row(summary("pmustat bisect", trials, "pm"), widths))
-        print("\nbaseline rule: Welch's t-test on hyperfine's wall times of the candidate"
+        print("\nfound: named the known culprit; wrong: named another commit; none: named no"
+              " commit (pmustat stopped: exit 4, no difference shown; exit 5, no single"
+              " culprit)")
+        print("baseline rule: Welch's t-test on hyperfine's wall times of the candidate"
               " against the good endpoint, bad if p < %s and slower; runs: %s, warm-up %s"
               % (os.environ.get("BENCH_ALPHA", "0.05"),
                  os.environ.get("BENCH_HF_RUNS", "hyperfine's default"),
                  os.environ.get("BENCH_HF_WARMUP", "1")))
+        if NOISE:
+            print("wall-time noise: the good build's runs under hyperfine varied by a median"
+                  " %.1f%% (coefficient of variation; %.1f%% to %.1f%% over %d steps)"
+                  % (100 * sorted(NOISE)[len(NOISE) // 2], 100 * min(NOISE),
+                     100 * max(NOISE), len(NOISE)))
         if loads:
             print("load average (1 min) during the trials: %.2f to %.2f, mean %.2f (%d CPUs)"
                   % (min(loads), max(loads), sum(loads) / len(loads), os.cpu_count()))
