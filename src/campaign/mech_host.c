@@ -10,6 +10,7 @@
  * single run says little; the sums over a campaign are what the note uses.
  * Active only in comparisons, and only where /proc/stat has a steal column.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,10 @@
 #include "host/sysfs.h"
 
 struct host_state {
-	char path[4096];
+	int fd;			/* /proc/stat, open for the campaign: a pread at
+				 * offset 0 makes the kernel write it afresh, for
+				 * half the cost of an open, a read and a close */
+	struct strbuf buf;
 	char line[16];		/* "cpu " or "cpuN " */
 	double ns_per_tick;	/* per CPU: tick length / CPUs the line covers */
 	size_t steal, busy;	/* result metrics */
@@ -31,25 +35,54 @@ struct host_run {
 };
 
 /* The steal and busy ticks of the state's line; -1 if unreadable. */
-static int read_ticks(const struct host_state *s, unsigned long long *steal,
+/* The whole file into s->buf, growing it until a pread leaves room. */
+static int read_stat(struct host_state *s)
+{
+	for (;;) {
+		ssize_t n;
+
+		strbuf_grow(&s->buf, 4096);
+		n = pread(s->fd, s->buf.buf, s->buf.alloc - 1, 0);
+		if (n < 0)
+			return -1;
+		if ((size_t)n < s->buf.alloc - 1) {
+			s->buf.len = (size_t)n;
+			s->buf.buf[n] = '\0';
+			return 0;
+		}
+		strbuf_grow(&s->buf, s->buf.alloc);	/* full: maybe more */
+	}
+}
+
+static int read_ticks(struct host_state *s, unsigned long long *steal,
 		      unsigned long long *busy, int *ncpus)
 {
-	struct strbuf sb = STRBUF_INIT;
 	unsigned long long v[8];
 	const char *p;
 	int rc = -1;
 
-	if (strbuf_read_file(&sb, s->path) == 0 && (p = strstr(sb.buf, s->line)) &&
+	if (read_stat(s) == 0 && (p = strstr(s->buf.buf, s->line)) &&
 	    sscanf(p + strlen(s->line), "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
 		   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
 		*steal = v[7];
 		*busy = v[0] + v[1] + v[2] + v[5] + v[6];	/* user nice system irq softirq */
 		rc = 0;
 	}
-	for (p = sb.buf; ncpus && !rc && p && (p = strstr(p, "\ncpu")); p += 4)
+	for (p = s->buf.buf; ncpus && !rc && p && (p = strstr(p, "\ncpu")); p += 4)
 		*ncpus += p[4] >= '0' && p[4] <= '9';
-	strbuf_release(&sb);
 	return rc;
+}
+
+static void host_release(void *state)
+{
+	struct host_state *s = state;
+
+	if (!s)
+		return;
+	if (s->fd >= 0)
+		close(s->fd);
+	strbuf_release(&s->buf);
+	free(s);
 }
 
 static int host_plan(struct campaign *c, void **state, struct mech_needs *need,
@@ -64,13 +97,15 @@ static int host_plan(struct campaign *c, void **state, struct mech_needs *need,
 	if (c->res.nvariants < 2 || hz <= 0)
 		return 0;
 	s = xcalloc(1, sizeof(*s));
-	snprintf(s->path, sizeof(s->path), "%s/stat", procfs_root());
+	strbuf_init(&s->buf);
+	strbuf_addf(&s->buf, "%s/stat", procfs_root());
+	s->fd = open(s->buf.buf, O_RDONLY | O_CLOEXEC);
 	if (c->o->pin_cpu >= 0)
 		snprintf(s->line, sizeof(s->line), "\ncpu%d ", c->o->pin_cpu);
 	else
 		snprintf(s->line, sizeof(s->line), "cpu ");
-	if (read_ticks(s, &steal, &busy, &ncpus) || ncpus < 1) {
-		free(s);
+	if (s->fd < 0 || read_ticks(s, &steal, &busy, &ncpus) || ncpus < 1) {
+		host_release(s);
 		return 0;
 	}
 	need->runs = MECH_NATIVE;
@@ -99,7 +134,7 @@ static int host_begin(struct campaign *c, void *state, struct run_setup *rs, voi
 static void host_end(struct campaign *c, void *state, void *run,
 		     const struct measure_outcome *out, size_t run_index)
 {
-	const struct host_state *s = state;
+	struct host_state *s = state;
 	const struct host_run *hr = run;
 	unsigned long long steal, busy;
 
@@ -117,5 +152,5 @@ const struct mechanism_ops mech_host = {
 	.plan = host_plan,
 	.begin = host_begin,
 	.end = host_end,
-	.release = free,
+	.release = host_release,
 };
