@@ -143,6 +143,23 @@ expect_in out "first bad commit: $short allocate 200 times"
 run_pm 0 report r1
 expect_in out "(premise: bad vs good)"
 
+# --- --profile: one commit after good, so the search is the premise and the
+# culprit against its parent, profiled: its allocation site shows the change.
+make_repo prof "1:200"
+bisect prof --good HEAD~24 --bad HEAD~23 --build 'cc -g -o prog prog.c' -m allocs --profile -o "$T/rp" -- ./prog
+expect_rc 0 "--profile"
+expect_eq "$(jv rp/bisect.json candidates)" 1 "one candidate"
+expect_eq "$(jv rp/bisect.json decisions)" 0 "no decision needed"
+expect_eq "$(jv rp/bisect.json culprit.subject)" "allocate 200 times" "the only commit"
+expect_eq "$(jv rp/bisect.json profile.alloc_sites.0.calls_base)" 100.0 "the parent's allocations at the site"
+expect_eq "$(jv rp/bisect.json profile.alloc_sites.0.calls_culprit)" 200.0 "the culprit's"
+case $(jv rp/bisect.json profile.alloc_sites.0.site) in
+main*) ;;
+*) fail "the site is not main's: $(jv rp/bisect.json profile.alloc_sites.0.site)" ;;
+esac
+r=$(jv rp/bisect.json profile.result)
+[ -f "rp/$r" ] || fail "the profiled result $r is missing"
+
 # --- two changes: the middle candidate is like neither endpoint --------------
 make_repo two "8:150 18:200"
 bisect two --good HEAD~24 --bad HEAD --build 'cc -o prog prog.c' -m allocs -o "$T/r2" -- ./prog
