@@ -146,7 +146,8 @@ expect_in out "(premise: bad vs good)"
 # --- --profile: one commit after good, so the search is the premise and the
 # culprit against its parent, profiled: its allocation site shows the change.
 make_repo prof "1:200"
-bisect prof --good HEAD~24 --bad HEAD~23 --build 'cc -g -o prog prog.c' -m allocs --profile -o "$T/rp" -- ./prog
+bisect prof --good HEAD~24 --bad HEAD~23 --shell --build 'cc -g -o prog prog.c && test -x prog' \
+	-m allocs --profile -o "$T/rp" -- ./prog
 expect_rc 0 "--profile"
 expect_eq "$(jv rp/bisect.json candidates)" 1 "one candidate"
 expect_eq "$(jv rp/bisect.json decisions)" 0 "no decision needed"
@@ -159,6 +160,14 @@ main*) ;;
 esac
 r=$(jv rp/bisect.json profile.result)
 [ -f "rp/$r" ] || fail "the profiled result $r is missing"
+
+# --- the premise fails: good and bad allocate the same ----------------------
+bisect prof --good HEAD~22 --bad HEAD --build 'cc -o prog prog.c' -m allocs -o "$T/rn" -- ./prog
+expect_rc 4 "no difference"
+expect_eq "$(jv rn/bisect.json outcome)" no-difference "outcome"
+expect_eq "$(jv rn/bisect.json premise.vs_good.verdict)" equivalent "the premise's verdict"
+expect_eq "$(jv rn/bisect.json premise.vs_good.ratio)" 1.0 "the premise's ratio"
+expect_eq "$(jv rn/bisect.json decisions)" 0 "no candidate tested"
 
 # --- two changes: the middle candidate is like neither endpoint --------------
 make_repo two "8:150 18:200"
