@@ -975,7 +975,9 @@ static int setup(struct bisect_ctx *x, struct error *err)
 	    check_revisions(x, err) || make_dirs(x, err))
 		return -1;
 	fill_head(x);
-	return load_range(x, err) || journal_open(x, err) ? -1 : 0;
+	/* The document is there from the start (complete: false), so that
+	 * report shows a search that is still running. */
+	return load_range(x, err) || journal_open(x, err) || write_result(x, err) ? -1 : 0;
 }
 
 static int run_all(struct bisect_ctx *x, struct error *err)

@@ -16,21 +16,33 @@
 #include "cli/cli.h"
 #include "cli/measure.h"
 #include "cli/report_bisect.h"
+#include "core/printable.h"
 
 static const char bisect_usage[] =
 	"pmustat bisect --good REV --bad REV [--build CMD] [--shell] [-m METRIC | --primary METRIC] "
 	"[--max-time S] [--profile] [-o DIR] -- CMD [ARG...]";
 
+/* A line of the search: subjects and a build's output are anyone's bytes,
+ * shown as text (an escape sequence in them must not act on the terminal). */
+static void say_to(const char *line, const char *lead)
+{
+	struct strbuf safe = STRBUF_INIT;
+
+	strbuf_add_printable_lines(&safe, line);
+	fprintf(stderr, "%s%s%s", lead, safe.buf, safe.len && safe.buf[safe.len - 1] == '\n' ? "" : "\n");
+	strbuf_release(&safe);
+}
+
 static void say_line(const char *line, void *data)
 {
 	(void)data;
-	fprintf(stderr, "\r\033[K%s\n", line);
+	say_to(line, "\r\033[K");
 }
 
 static void say_plain(const char *line, void *data)
 {
 	(void)data;
-	fprintf(stderr, "%s\n", line);
+	say_to(line, "");
 }
 
 static int exit_code(const struct bisect_result *b)

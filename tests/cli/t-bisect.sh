@@ -211,6 +211,10 @@ resume
 expect_in err "resuming: $n1 steps decided before are not run again"
 n2=$(grep -c '"step"' r3/bisect.journal)
 expect_eq "$n2" 5 "steps decided before the kill (16 too)"
+# What the killed search left is a document too (complete: false), shown by report.
+expect_eq "$(jv r3/bisect.json complete)" false "the document after kill -9"
+expect_eq "$(jv r3/bisect.json outcome)" running "its outcome"
+run_pm 0 report r3
 head -n $((n1 + 1)) r3/bisect.journal | cmp -s - journal.1 || fail "decided steps changed"
 cp r3/bisect.journal journal.2
 resume
