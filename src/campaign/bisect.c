@@ -659,10 +659,19 @@ static void take_evidence(struct bisect_ctx *x, const struct analysed *an, int i
 	s->stop_reason = r->stop_reason ? xstrdup(r->stop_reason) : NULL;
 }
 
+/* The variant whose run stopped the campaign (the last run, failed), or -1. */
+static int failed_variant(const struct campaign *c)
+{
+	const struct result_run *r = c->res.nruns ? &c->res.runs[c->res.nruns - 1] : NULL;
+
+	return r && r->status != RUN_OK && r->status != RUN_INTERRUPTED ? r->variant : -1;
+}
+
 /*
  * Compare the variants of vs (the first is the baseline) in one campaign
  * written to DIR/steps/out_name; the evidence into s. 1 when it was
- * interrupted (nothing decided), -1 with err.
+ * interrupted (nothing decided); 2 when a run of the first variant failed
+ * (err says how; a candidate is then skipped); -1 with err.
  */
 static int compare_step(struct bisect_ctx *x, const struct variant_set *vs, int profile,
 			const char *out_name, struct bisect_rec_step *s, struct error *err)
@@ -676,7 +685,14 @@ static int compare_step(struct bisect_ctx *x, const struct variant_set *vs, int 
 
 	plan_step(x, vs, profile, &sc, out_name);
 	error_clear(&fin);
-	rc = compare_prepare(&c, &sc.p, err) || campaign_run(&c, err) ? -1 : 0;
+	if (compare_prepare(&c, &sc.p, err)) {
+		campaign_release(&c);
+		step_campaign_release(&sc, vs->n);
+		return -1;
+	}
+	rc = campaign_run(&c, err) ? -1 : 0;
+	if (rc && failed_variant(&c) == 0)
+		rc = 2;
 	analysed_build(&c.res, &an);
 	sections = analysed_json(&an);
 	if (campaign_finish(&c, sections, &fin) && !rc) {
@@ -686,13 +702,16 @@ static int compare_step(struct bisect_ctx *x, const struct variant_set *vs, int 
 	json_decref(sections);
 	if (!rc && c.res.interrupted)
 		rc = 1;
+	if (rc != -1 && rc != 1)
+		s->result = xstrdup(sc.out + strlen(x->dir) + 1);
 	if (!rc) {
 		take_evidence(x, &an, vs->n == 3, s);
-		s->result = xstrdup(sc.out + strlen(x->dir) + 1);
 		if (profile)
 			take_profile(x, &an, s->result);
+	} else {
+		s->runs = c.res.nruns;
 	}
-	x->b->runs_total += rc ? c.res.nruns : 0;
+	x->b->runs_total += rc == 1 ? c.res.nruns : 0;
 	analysed_release(&an);
 	campaign_release(&c);
 	step_campaign_release(&sc, vs->n);
@@ -749,6 +768,7 @@ static int premise(struct bisect_ctx *x, struct error *err)
 		say(x, "premise: comparing good %s with bad %s on %s", b->good.abbrev, b->bad.abbrev,
 		    b->primary);
 		rc = compare_step(x, &vs, 0, "00-premise.json", &s, err);
+		rc = rc == 2 ? -1 : rc;	/* an endpoint that fails is an error */
 	}
 	if (!rc) {
 		s.call = bisect_premise(&s.vs_good, b->noise_band);
@@ -760,19 +780,28 @@ static int premise(struct bisect_ctx *x, struct error *err)
 	return rc;
 }
 
-static int skip_candidate(struct bisect_ctx *x, struct bisect_rec_step *s, struct error *err)
+/* A candidate that cannot be measured is skipped as `git bisect skip` does:
+ * its build failed (why: NULL, the log's last lines are shown), or one of
+ * its runs failed (why: the error). */
+static int skip_candidate(struct bisect_ctx *x, struct bisect_rec_step *s, const char *why,
+			  struct error *err)
 {
-	struct strbuf tail = STRBUF_INIT, why = STRBUF_INIT;
-	char *log = path_in(x, "%s", s->build_log);
+	struct strbuf tail = STRBUF_INIT, reason = STRBUF_INIT;
+	char *log = s->build_log ? path_in(x, "%s", s->build_log) : NULL;
 	int rc;
 
-	tail_lines(log, &tail);
 	s->call = CALL_SKIPPED;
-	strbuf_addf(&why, "skipped: the build failed (exit %d), see %s", s->build_exit,
-		    s->build_log);
-	s->reason = strbuf_detach(&why);
-	say(x, "skip: %s %s: the build failed (exit %d); its last lines (%s):\n%s", s->c.abbrev,
-	    s->c.subject, s->build_exit, log, tail.buf);
+	if (why) {
+		strbuf_addf(&reason, "skipped: its runs failed: %s", why);
+		say(x, "skip: %s %s: its runs failed: %s", s->c.abbrev, s->c.subject, why);
+	} else {
+		tail_lines(log, &tail);
+		strbuf_addf(&reason, "skipped: the build failed (exit %d), see %s", s->build_exit,
+			    s->build_log);
+		say(x, "skip: %s %s: the build failed (exit %d); its last lines (%s):\n%s",
+		    s->c.abbrev, s->c.subject, s->build_exit, log, tail.buf);
+	}
+	s->reason = strbuf_detach(&reason);
 	rc = record_step(x, s, err);
 	strbuf_release(&tail);
 	free(log);
@@ -794,13 +823,18 @@ static int candidate(struct bisect_ctx *x, const struct bisect_next *nx, struct 
 	s.window_hi = nx->window_hi;
 	rc = prepare_commit(x, c, &s, err);
 	if (!rc && s.build == BUILD_FAILED)
-		rc = skip_candidate(x, &s, err);
+		rc = skip_candidate(x, &s, NULL, err);
 	else if (!rc) {
 		say(x, "step %d: %s %s (%zu of %zu), against good and bad", s.index, c->abbrev,
 		    c->subject, pos + 1, x->n);
 		snprintf(name, sizeof(name), "%02d-%s.json", s.index, c->abbrev);
 		rc = compare_step(x, &vs, 0, name, &s, err);
-		if (!rc) {
+		if (rc == 2) {
+			struct error why = *err;
+
+			error_clear(err);
+			rc = skip_candidate(x, &s, why.msg, err);
+		} else if (!rc) {
 			s.call = bisect_decide(&s.vs_good, &s.vs_bad, b->step_band);
 			set_reason(x, &s);
 			say(x, "  %s", s.reason);
@@ -828,6 +862,7 @@ static int confirm(struct bisect_ctx *x, size_t pos, struct error *err)
 		    parent->abbrev, x->o->profile ? ", profiled" : "");
 		snprintf(name, sizeof(name), "%02d-confirm.json", s.index);
 		rc = compare_step(x, &vs, x->o->profile, name, &s, err);
+		rc = rc == 2 ? -1 : rc;
 	}
 	if (!rc) {
 		s.call = bisect_premise(&s.vs_good, b->step_band);

@@ -51,12 +51,15 @@ make_repo() {
 			kill((pid_t)atoi(p + 4), SIGINT);
 	#endif
 	}
+	#ifndef EXIT_CODE
+	#define EXIT_CODE 0
+	#endif
 	int main(void)
 	{
 		interrupt_once();
 		for (int i = 0; i < ALLOCS; i++)
 			free(malloc(16));
-		return 0;
+		return EXIT_CODE;
 	}
 	EOF
 	# The build kills pmustat once, for the resume check, when this commit's
@@ -78,6 +81,7 @@ make_repo() {
 		: >int.h
 		case $what in
 		break) echo '#error broken on purpose' >extra.h; msg="break the build" ;;
+		fail) echo '#define EXIT_CODE 3' >extra.h; msg="fail every run" ;;
 		fix) : >extra.h; msg="fix the build" ;;
 		kill) touch kill-here; git add kill-here; msg="kill the build once" ;;
 		int) echo '#define INT_HERE 1' >int.h; msg="interrupt a run once" ;;
@@ -92,8 +96,8 @@ make_repo() {
 bisect() { (cd "$1" && shift && "$PMUSTAT" bisect --seed 7 "$@" >"$T/out" 2>"$T/err"); echo $? >"$T/rc"; }
 expect_rc() { expect_eq "$(cat "$T/rc")" "$1" "$2: exit code" || true; }
 
-# --- one culprit, one commit that does not build ------------------------------
-make_repo one "12:break 13:fix 17:200"
+# --- one culprit, one commit that does not build, one whose runs fail --------
+make_repo one "11:fail 12:break 13:fix 17:200"
 bisect one --good HEAD~24 --bad HEAD --build 'cc -o prog prog.c' -m allocs -o "$T/r1" -- ./prog
 [ "$(cat rc)" = 0 ] || { cat out err; fail "bisect exited $(cat rc)"; }
 culprit=$(cd one && git rev-parse HEAD~7)
@@ -106,8 +110,12 @@ d=$(jv r1/bisect.json decisions)
 [ "$d" -le 7 ] || fail "$d decisions, more than ceil(log2(24)) + 2 = 7"
 expect_eq "$(jv r1/bisect.json max_decisions)" 5 "ceil(log2(24))"
 # The search tests the middle (commit 12) first: its build fails, it is
-# skipped and said so, with the build's last lines and its log.
-expect_eq "$(jv r1/bisect.json skipped)" 1 "one commit skipped"
+# skipped and said so, with the build's last lines and its log. The next
+# nearest, commit 11, builds but its program fails: skipped too.
+expect_eq "$(jv r1/bisect.json skipped)" 2 "two commits skipped"
+expect_eq "$(jv r1/bisect.json steps.1.outcome)" skipped "the commit whose runs fail is skipped"
+expect_eq "$(jv r1/bisect.json steps.1.subject)" "fail every run" "the second skipped commit"
+expect_in err "its runs failed"
 expect_eq "$(jv r1/bisect.json steps.0.outcome)" skipped "the broken commit is skipped"
 expect_eq "$(jv r1/bisect.json steps.0.subject)" "break the build" "the skipped commit"
 expect_in err "skip: "
@@ -118,7 +126,7 @@ expect_eq "$(jv r1/bisect.json premise.outcome)" differ "premise"
 expect_eq "$(jv r1/bisect.json premise.vs_good.ratio)" 2.0 "premise ratio"
 expect_eq "$(jv r1/bisect.json direction)" higher "direction"
 # Each step's evidence is a compare result of its own; worktrees are gone.
-r=$(jv r1/bisect.json steps.1.result)
+r=$(jv r1/bisect.json steps.2.result)
 [ -f "r1/$r" ] || fail "the step's result $r is missing"
 expect_eq "$(jv "r1/$r" schema)" pmustat.result/1 "a step's result is a compare result"
 [ -z "$(ls r1/worktrees)" ] || fail "worktrees left behind: $(ls r1/worktrees)"
@@ -131,7 +139,7 @@ printf '{"step":{"index":9,"ki' >>r1/bisect.journal
 runs=$(jv r1/bisect.json runs_total)
 bisect one --good HEAD~24 --bad HEAD --build 'cc -o prog prog.c' -m allocs -o "$T/r1" -- ./prog
 expect_rc 0 "a finished bisect run again"
-expect_in err "resuming: 8 steps decided before are not run again"
+expect_in err "resuming: 9 steps decided before are not run again"
 expect_not_in err "building"
 expect_eq "$(jv r1/bisect.json runs_total)" "$runs" "runs after running a finished bisect again"
 expect_eq "$(tail -c 1 r1/bisect.journal | od -An -c | tr -d ' ')" '\n' "the journal ends with a whole line"
