@@ -105,7 +105,7 @@ expect_eq "$(jv r1/bisect.json culprit.commit)" "$culprit" "the culprit is the c
 expect_eq "$(jv r1/bisect.json outcome)" found "outcome"
 short=$(cd one && git rev-parse --short HEAD~7)
 expect_in out "first bad commit: $short allocate 200 times"
-expect_in out "allocs +100.0% (exact) higher against its parent"
+expect_in out "(exact) higher against its parent"
 d=$(jv r1/bisect.json decisions)
 [ "$d" -le 7 ] || fail "$d decisions, more than ceil(log2(24)) + 2 = 7"
 expect_eq "$(jv r1/bisect.json max_decisions)" 5 "ceil(log2(24))"
@@ -123,7 +123,10 @@ expect_in err "error: #error broken on purpose"
 log=$(jv r1/bisect.json steps.0.build.log)
 expect_in "r1/$log" "broken on purpose"
 expect_eq "$(jv r1/bisect.json premise.outcome)" differ "premise"
-expect_eq "$(jv r1/bisect.json premise.vs_good.ratio)" 2.0 "premise ratio"
+# 200 allocations a run against 100, and whatever libc's start-up adds to both.
+awk -v r="$(jv r1/bisect.json premise.vs_good.ratio)" 'BEGIN { exit !(r > 1.8 && r <= 2) }' ||
+	fail "premise ratio $(jv r1/bisect.json premise.vs_good.ratio), expected about 2"
+expect_eq "$(jv r1/bisect.json premise.vs_good.exact)" true "an exact comparison"
 expect_eq "$(jv r1/bisect.json direction)" higher "direction"
 # Each step's evidence is a compare result of its own; worktrees are gone.
 r=$(jv r1/bisect.json steps.2.result)
