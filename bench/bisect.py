@@ -34,7 +34,9 @@ Environment: BENCH_TRIALS (default 5), BENCH_COMMITS (default 30),
 BENCH_RUN_MS (default 30: the program's size is calibrated to it on this
 host), BENCH_REGRESSION_PCT (default 5), BENCH_SEED (default 1),
 BENCH_HF_RUNS (default: hyperfine's own), BENCH_HF_WARMUP (default 1),
-BENCH_ALPHA (default 0.05), BENCH_PMUSTAT_ARGS (extra options for pmustat
+BENCH_ALPHA (default 0.05), BENCH_METRIC (pmustat's primary metric, default
+wall-time; task-clock is what pmustat advises when other tasks take the CPUs,
+while the baseline stays on hyperfine's wall times), BENCH_PMUSTAT_ARGS (extra options for pmustat
 bisect, split on spaces), BENCH_KEEP=1 keeps the temporary directory.
 hyperfine: `sh scripts/install-deps.sh bench`; without it the baseline
 column says SKIP.
@@ -263,7 +265,7 @@ def run_pmustat(pmustat, clone, good, bad, n, outdir):
     """pmustat bisect, its results directory outside the clone. Returns
     (named sha or None, runs, decided steps, exit code)."""
     argv = [pmustat, "bisect", "--good", good, "--bad", bad, "--build", "make",
-            "-m", "wall-time", "-o", outdir]
+            "-m", os.environ.get("BENCH_METRIC", "wall-time"), "-o", outdir]
     argv += os.environ.get("BENCH_PMUSTAT_ARGS", "").split()
     argv += ["--", "./prog", str(n)]
     r = subprocess.run(argv, cwd=clone, stdout=subprocess.DEVNULL,
@@ -315,9 +317,9 @@ def main():
     try:
         n = calibrate(tmp, env_int("BENCH_RUN_MS", 30))
         print("bisect bench: %d commits, one adds %.1f%% of the work, program size %d"
-              " (~%d ms a run), %d trials, seed %s"
+              " (~%d ms a run), %d trials, seed %s; pmustat decides on %s"
               % (commits, pct, n, env_int("BENCH_RUN_MS", 30), trials_n,
-                 os.environ.get("BENCH_SEED", "1")))
+                 os.environ.get("BENCH_SEED", "1"), os.environ.get("BENCH_METRIC", "wall-time")))
         if not have_hf:
             print("baseline: SKIP: hyperfine not installed (sh scripts/install-deps.sh bench)")
         if not have_pm:
