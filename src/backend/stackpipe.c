@@ -1,8 +1,8 @@
 /*
  * The stack-sampling pipeline (see stackpipe.h). Three small tables make
- * it: the processes, sorted by pid, each with its mappings sorted by start
- * and disjoint, so that a process is found and an address placed by
- * bisection; the stacks kept, their registers and copies in one byte
+ * it: the processes, sorted by pid, each with its mappings (maptab.h), so
+ * that a process is found and an address placed by bisection; the stacks
+ * kept, their registers and copies in one byte
  * buffer until they are unwound; and the address spaces made from the
  * tables (a symbolizer and an unwinder each), at most SPACES of them,
  * the least recently used given up first. A space is keyed by the mappings
@@ -82,8 +82,7 @@ static struct stackpipe_proc *proc_get(struct stackpipe *p, uint32_t pid)
 		return &p->procs[i];
 	ALLOC_GROW(p->procs, p->nprocs + 1, p->procs_alloc);
 	memmove(p->procs + i + 1, p->procs + i, (p->nprocs - i) * sizeof(*p->procs));
-	memset(&p->procs[i], 0, sizeof(p->procs[i]));
-	p->procs[i].pid = pid;
+	p->procs[i] = (struct stackpipe_proc){ pid, 0, MAPTAB_INIT(struct sym_map) };
 	p->nprocs++;
 	return &p->procs[i];
 }
@@ -98,74 +97,24 @@ static char *intern(struct stackpipe *p, const char *path)
 	return p->paths[p->npaths++] = xstrdup(path);
 }
 
-/* The first mapping of t ending after addr (ends are sorted too). */
-static size_t first_ending_after(const struct stackpipe_proc *t, uint64_t addr)
-{
-	size_t lo = 0, hi = t->nmaps;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->maps[mid].end <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Put m into t: what it overlaps of older mappings is cut away (at most a
- * piece left of it and one right of it remain). */
-static void table_put(struct stackpipe_proc *t, const struct sym_map *m)
-{
-	size_t lo = first_ending_after(t, m->start), hi = lo, k;
-	struct sym_map put[3];
-
-	while (hi < t->nmaps && t->maps[hi].start < m->end)
-		hi++;
-	k = 0;
-	if (lo < hi && t->maps[lo].start < m->start) {
-		put[k] = t->maps[lo];
-		put[k++].end = m->start;
-	}
-	put[k++] = *m;
-	if (lo < hi && t->maps[hi - 1].end > m->end) {
-		put[k] = t->maps[hi - 1];
-		put[k].pgoff += m->end - put[k].start;
-		put[k++].start = m->end;
-	}
-	ALLOC_GROW(t->maps, t->nmaps - (hi - lo) + k, t->maps_alloc);
-	memmove(t->maps + lo + k, t->maps + hi, (t->nmaps - hi) * sizeof(*t->maps));
-	memcpy(t->maps + lo, put, k * sizeof(*put));
-	t->nmaps = t->nmaps - (hi - lo) + k;
-}
-
 /* A new process: the parent's mappings, under those the child already
  * reported (read before its FORK); a retired table is a dead process's
  * whose pid was reused, and is dropped. */
 static void on_fork(struct stackpipe *p, uint32_t pid, uint32_t ppid)
 {
-	struct stackpipe_proc *child = proc_get(p, pid), *parent;
-	struct sym_map *own;
-	size_t nown;
+	struct stackpipe_proc *child = proc_get(p, pid), *parent = proc_find(p, ppid);
+	struct maptab own = child->maps;
 
 	if (child->retired) {
-		child->nmaps = 0;
+		own.n = 0;
 		child->retired = 0;
 	}
-	own = child->maps;
-	nown = child->nmaps;
-	child->maps = NULL;
-	child->nmaps = child->maps_alloc = 0;
-	parent = proc_find(p, ppid);
-	if (parent && parent->nmaps) {
-		child->maps = xmalloc(parent->nmaps * sizeof(*child->maps));
-		memcpy(child->maps, parent->maps, parent->nmaps * sizeof(*child->maps));
-		child->nmaps = child->maps_alloc = parent->nmaps;
-	}
-	for (size_t i = 0; i < nown; i++)
-		table_put(child, &own[i]);
-	free(own);
+	child->maps = (struct maptab)MAPTAB_INIT(struct sym_map);
+	if (parent)
+		maptab_copy(&child->maps, &parent->maps);
+	for (size_t i = 0; i < own.n; i++)
+		maptab_put(&child->maps, maptab_at(&own, i));
+	maptab_release(&own);
 }
 
 void stackpipe_feed(void *ctx, const struct sample_rec *r)
@@ -181,9 +130,9 @@ void stackpipe_feed(void *ctx, const struct sample_rec *r)
 	case SREC_MMAP:
 		if (!r->len || r->start + r->len < r->start)
 			break;	/* not a range: nothing can be in it */
-		table_put(proc_get(p, r->pid),
-			  &(struct sym_map){ r->start, r->start + r->len, r->pgoff,
-					     intern(p, r->path) });
+		maptab_put(&proc_get(p, r->pid)->maps,
+			   &(struct sym_map){ r->start, r->start + r->len, r->pgoff,
+					      intern(p, r->path) });
 		break;
 	case SREC_FORK:
 		if (r->pid != r->ppid)	/* else a thread: the same address space */
@@ -205,20 +154,16 @@ void stackpipe_feed(void *ctx, const struct sample_rec *r)
 const struct sym_map *stackpipe_map(const struct stackpipe *p, uint32_t pid, uint64_t addr)
 {
 	const struct stackpipe_proc *t = proc_find(p, pid);
-	size_t i;
 
-	if (!t)
-		return NULL;
-	i = first_ending_after(t, addr);
-	return i < t->nmaps && t->maps[i].start <= addr ? &t->maps[i] : NULL;
+	return t ? maptab_find(&t->maps, addr) : NULL;
 }
 
 const struct sym_map *stackpipe_maps(const struct stackpipe *p, uint32_t pid, size_t *n)
 {
 	const struct stackpipe_proc *t = proc_find(p, pid);
 
-	*n = t ? t->nmaps : 0;
-	return t ? t->maps : NULL;
+	*n = t ? t->maps.n : 0;
+	return t && t->maps.n ? maptab_at(&t->maps, 0) : NULL;
 }
 
 /* ---- address spaces ------------------------------------------------------ */
@@ -249,7 +194,8 @@ static void space_free(struct stackpipe *p, struct stackpipe_space *s)
 
 static int same_maps(const struct stackpipe_space *s, const struct stackpipe_proc *t)
 {
-	return s->nmaps == t->nmaps && !memcmp(s->maps, t->maps, t->nmaps * sizeof(*t->maps));
+	return s->nmaps == t->maps.n &&
+	       (!s->nmaps || !memcmp(s->maps, t->maps.v, s->nmaps * sizeof(*s->maps)));
 }
 
 /* The space of pid's mappings as they are now, made on first need. */
@@ -258,7 +204,7 @@ static struct stackpipe_space *space_of(struct stackpipe *p, uint32_t pid)
 	const struct stackpipe_proc *t = proc_find(p, pid);
 	struct stackpipe_space *s = NULL;
 
-	if (!t || !t->nmaps)
+	if (!t || !t->maps.n)
 		return NULL;
 	for (size_t i = 0; i < p->nspaces && !s; i++)
 		if (same_maps(&p->spaces[i], t))
@@ -275,9 +221,9 @@ static struct stackpipe_space *space_of(struct stackpipe *p, uint32_t pid)
 		space_free(p, s);
 	}
 	if (!s->sy) {
-		s->maps = xmalloc(t->nmaps * sizeof(*s->maps));
-		memcpy(s->maps, t->maps, t->nmaps * sizeof(*s->maps));
-		s->nmaps = t->nmaps;
+		s->nmaps = t->maps.n;
+		s->maps = xmalloc(s->nmaps * sizeof(*s->maps));
+		memcpy(s->maps, t->maps.v, s->nmaps * sizeof(*s->maps));
 		s->sy = symbolizer_new();
 		symbolizer_add_maps(s->sy, s->maps, s->nmaps, NULL);
 	}
@@ -413,7 +359,7 @@ void stackpipe_release(struct stackpipe *p)
 		space_free(p, &p->spaces[i]);
 	free(p->spaces);
 	for (size_t i = 0; i < p->nprocs; i++)
-		free(p->procs[i].maps);
+		maptab_release(&p->procs[i].maps);
 	free(p->procs);
 	for (size_t i = 0; i < p->npaths; i++)
 		free(p->paths[i]);

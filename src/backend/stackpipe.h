@@ -41,6 +41,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "backend/maptab.h"
 #include "backend/sample.h"
 #include "backend/symbols.h"
 #include "core/error.h"
@@ -62,12 +63,11 @@ struct stackpipe_user {
 	int reader;		/* drain during the run (else at stackpipe_finish) */
 };
 
-/* One process's executable mappings, sorted by start and disjoint. */
+/* One process's executable mappings (paths owned by the pipeline). */
 struct stackpipe_proc {
 	uint32_t pid;
 	int retired;		/* its EXIT was read */
-	struct sym_map *maps;	/* paths owned by the pipeline */
-	size_t nmaps, maps_alloc;
+	struct maptab maps;	/* of struct sym_map */
 };
 
 struct stackpipe_pending;

@@ -1,6 +1,7 @@
 /*
  * The symbolizer (see symbols.h). Four small tables make it: the mappings,
- * sorted and without overlaps, for a binary search per address; the files
+ * sorted and without overlaps, for a binary search per address (the table
+ * of backend/maptab.h, the one the stack-sampling pipeline keeps); the files
  * they name, each read once for its ELF type and PT_LOAD segments (what
  * the load bias is computed from); one Dwfl module per (file, bias), opened
  * at the first address that falls in it; and the answers, a hash table
@@ -35,10 +36,10 @@
 #include <unistd.h>
 
 #include "backend/debuginfo.h"
+#include "backend/maptab.h"
 #include "backend/symbols_scopes.h"
 #include "core/oomguard.h"
 #include "core/safeopen.h"
-#include "core/sort.h"
 #include "core/strbuf.h"
 
 #define UNKNOWN "[unknown]"
@@ -112,9 +113,9 @@ static void strtab_release(struct strtab *t)
 
 enum range_kind { RANGE_FILE, RANGE_VDSO, RANGE_ANON };
 
+/* A mapping (m.path interned) and what is known of it. */
 struct range {
-	uint64_t start, end, pgoff;
-	const char *path;	/* interned */
+	struct sym_map m;
 	enum range_kind kind;
 	int module;		/* index into modules; -2 not yet resolved, -1 none */
 };
@@ -164,8 +165,7 @@ struct addr_slot {
 
 struct symbolizer {
 	struct strtab strings;
-	struct range *ranges;		/* sorted by start, disjoint */
-	size_t nranges, aranges;
+	struct maptab ranges;		/* of struct range: sorted, disjoint */
 	struct object *objects;
 	size_t nobjects, aobjects;
 	struct module *modules;
@@ -187,6 +187,7 @@ struct symbolizer *symbolizer_new(void)
 	long page = sysconf(_SC_PAGESIZE);
 
 	s->page = page > 0 ? (uint64_t)page : 4096;
+	s->ranges = (struct maptab)MAPTAB_INIT(struct range);
 	return s;
 }
 
@@ -221,7 +222,7 @@ void symbolizer_free(struct symbolizer *s)
 	gaps_free(s);
 	free(s->modules);
 	free(s->objects);
-	free(s->ranges);
+	maptab_release(&s->ranges);
 	free(s->cache);
 	free(s->frames);
 	strtab_release(&s->strings);
@@ -285,62 +286,19 @@ static enum range_kind kind_of(const char *path)
 	return path[0] == '/' && path[1] != '/' ? RANGE_FILE : RANGE_ANON;
 }
 
-static void range_push(struct range **v, size_t *n, size_t *alloc, const struct range *r)
-{
-	ALLOC_GROW(*v, *n + 1, *alloc);
-	(*v)[(*n)++] = *r;
-}
-
-/* What is left of old outside [start, end): up to two pieces. */
-static void range_cut(const struct range *old, uint64_t start, uint64_t end,
-		      struct range **v, size_t *n, size_t *alloc)
-{
-	struct range piece = *old;
-
-	if (old->end <= start || old->start >= end) {
-		range_push(v, n, alloc, old);
-		return;
-	}
-	if (old->start < start) {
-		piece.end = start;
-		range_push(v, n, alloc, &piece);
-	}
-	if (old->end > end) {
-		piece = *old;
-		piece.pgoff += end - old->start;
-		piece.start = end;
-		range_push(v, n, alloc, &piece);
-	}
-}
-
-static int by_start(const void *a, const void *b)
-{
-	const struct range *x = a, *y = b;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
 int symbolizer_add_map(struct symbolizer *s, uint64_t start, uint64_t len, uint64_t pgoff,
 		       const char *path, struct error *err)
 {
-	struct range r = { start, start + len, pgoff, NULL, RANGE_ANON, -2 };
-	struct range *v = NULL;
-	size_t n = 0, alloc = 0;
+	struct range r = { { start, start + len, pgoff, NULL }, RANGE_ANON, -2 };
 
 	if (!len || start + len < start)
 		return error_set(err, ERR_USAGE, "invalid mapping [%#" PRIx64 ", +%#" PRIx64
 				 ") of '%s'", start, len, path ? path : "");
-	r.path = intern(&s->strings, path ? path : "");
-	r.kind = kind_of(r.path);
-	for (size_t i = 0; i < s->nranges; i++)
-		range_cut(&s->ranges[i], r.start, r.end, &v, &n, &alloc);
-	range_push(&v, &n, &alloc, &r);
-	sort_n(v, n, sizeof(*v), by_start);
-	cache_forget(s, r.start, r.end);
-	free(s->ranges);
-	s->ranges = v;
-	s->nranges = n;
-	s->aranges = alloc;
+	/* the one copy of the path is the string table's */
+	r.m.path = (char *)intern(&s->strings, path ? path : "");
+	r.kind = kind_of(r.m.path);
+	maptab_put(&s->ranges, &r);
+	cache_forget(s, r.m.start, r.m.end);
 	return 0;
 }
 
@@ -361,19 +319,7 @@ int symbolizer_add_maps(struct symbolizer *s, const struct sym_map *maps, size_t
 
 static struct range *range_of(struct symbolizer *s, uint64_t addr)
 {
-	size_t lo = 0, hi = s->nranges;
-
-	while (lo < hi) {	/* the first range starting after addr */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->ranges[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo || addr >= s->ranges[lo - 1].end)
-		return NULL;
-	return &s->ranges[lo - 1];
+	return maptab_find(&s->ranges, addr);
 }
 
 /* ---- files and their load bias ----------------------------------------- */
@@ -456,12 +402,12 @@ static uint64_t load_bias(const struct object *o, const struct range *r, uint64_
 	for (size_t i = 0; i < o->nseg; i++) {
 		const struct load_seg *g = &o->seg[i];
 
-		if (seg_holds(g, r->pgoff, page) && (!best || (!best->exec && g->exec)))
+		if (seg_holds(g, r->m.pgoff, page) && (!best || (!best->exec && g->exec)))
 			best = g;
 	}
 	if (!best)		/* past the segments: a mapping the file cannot explain */
 		best = &o->seg[0];
-	return (r->start - r->pgoff) - (best->vaddr - best->offset);
+	return (r->m.start - r->m.pgoff) - (best->vaddr - best->offset);
 }
 
 /* ---- modules ----------------------------------------------------------- */
@@ -567,26 +513,26 @@ void symbolizer_each_file(struct symbolizer *s,
 	struct { const char *path; uint64_t bias; } *seen = NULL;
 	size_t nseen = 0, aseen = 0;
 
-	for (size_t i = 0; i < s->nranges; i++) {
-		struct range *r = &s->ranges[i];
+	for (size_t i = 0; i < s->ranges.n; i++) {
+		struct range *r = (struct range *)(void *)maptab_at(&s->ranges, i);
 		struct object *o;
 		uint64_t bias;
 		size_t k = 0;
 
 		if (r->kind != RANGE_FILE)
 			continue;
-		o = object_get(s, r->path);
+		o = object_get(s, r->m.path);
 		if (o->state <= 0)
 			continue;
 		bias = load_bias(o, r, s->page);
-		while (k < nseen && !(seen[k].path == r->path && seen[k].bias == bias))
+		while (k < nseen && !(seen[k].path == r->m.path && seen[k].bias == bias))
 			k++;
 		if (k < nseen)
 			continue;
 		ALLOC_GROW(seen, nseen + 1, aseen);
-		seen[nseen].path = r->path;
+		seen[nseen].path = r->m.path;
 		seen[nseen++].bias = bias;
-		cb(ctx, r->path, bias);
+		cb(ctx, r->m.path, bias);
 	}
 	free(seen);
 }
@@ -598,9 +544,9 @@ static int range_module(struct symbolizer *s, struct range *r)
 
 	if (r->module != -2)
 		return r->module;
-	o = object_get(s, r->path);
+	o = object_get(s, r->m.path);
 	o->used = 1;
-	r->module = o->state > 0 ? module_get(s, r->path, load_bias(o, r, s->page)) : -1;
+	r->module = o->state > 0 ? module_get(s, r->m.path, load_bias(o, r, s->page)) : -1;
 	return r->module;
 }
 
@@ -805,7 +751,7 @@ static int symbolize(struct symbolizer *s, uint64_t addr)
 		return 0;
 	}
 	if (r && r->kind == RANGE_FILE)		/* a file that cannot be read */
-		w.object = r->path;
+		w.object = r->m.path;
 	frame_push(&w, NULL, 0);
 	return !r || r->kind == RANGE_ANON;
 }
