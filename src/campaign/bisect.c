@@ -572,9 +572,10 @@ static void plan_step(struct bisect_ctx *x, const struct variant_set *vs, int pr
 	struct compare_plan *p = &sc->p;
 
 	compare_defaults(p);
-	if (x->b->has_premise) {
-		/* After the premise: "like good" is within the step's band of it,
-		 * which is also the precision that stops a step. */
+	if (vs->n == 3) {
+		/* A candidate: "like good" is within the step's band of it, which
+		 * is also the precision that stops the step. The premise and the
+		 * culprit's own change keep compare's band. */
 		p->noise_band = 100 * x->b->step_band;
 		p->target_ci = 100 * x->b->step_band;
 	}
@@ -865,7 +866,7 @@ static int confirm(struct bisect_ctx *x, size_t pos, struct error *err)
 		rc = rc == 2 ? -1 : rc;
 	}
 	if (!rc) {
-		s.call = bisect_premise(&s.vs_good, b->step_band);
+		s.call = bisect_premise(&s.vs_good, b->noise_band);
 		set_reason(x, &s);
 		rc = record_step(x, &s, err);
 	}
