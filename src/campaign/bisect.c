@@ -40,6 +40,7 @@
 #include "core/outfile.h"
 #include "core/strlist.h"
 #include "core/words.h"
+#include "result/json.h"
 
 #define EXACT_BLOCKS 2		/* an exact count's comparison: its blocks */
 #define HOT_MAX 5		/* functions and sites listed by --profile */
@@ -915,6 +916,32 @@ static const struct bisect_rec_step *last_candidate(const struct bisect_result *
 	return NULL;
 }
 
+/* A confirm step decided in an earlier run: its profile is read back from
+ * its result (the journal keeps the step, not the profile's top). */
+static void reload_profile(struct bisect_ctx *x)
+{
+	const struct bisect_rec_step *s = &x->b->confirm;
+	struct result res;
+	struct analysed an;
+	struct error e;
+	char *path;
+
+	if (!x->o->profile || x->b->profile_result || !s->result)
+		return;
+	path = path_in(x, "%s", s->result);
+	error_clear(&e);
+	if (!report_json_read(&res, path, &e)) {
+		analysed_build(&res, &an);
+		take_profile(x, &an, s->result);
+		analysed_release(&an);
+		result_release(&res);
+	} else {
+		bisect_add_note(x->b, 1, "the profile of the culprit could not be read back from "
+				"%s: %s", s->result, e.msg);
+	}
+	free(path);
+}
+
 /* The search ends at a step that is not a side: say what to do next. */
 static void stopped_at(struct bisect_ctx *x, const struct bisect_rec_step *s)
 {
@@ -961,6 +988,7 @@ static int search(struct bisect_ctx *x, struct error *err)
 	}
 	if (!x->b->has_confirm && (rc = confirm(x, nx.pos, err)))
 		return rc;
+	reload_profile(x);
 	set_culprit(x, nx.pos);
 	return 0;
 }

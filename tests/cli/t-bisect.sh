@@ -171,6 +171,11 @@ main*) ;;
 esac
 r=$(jv rp/bisect.json profile.result)
 [ -f "rp/$r" ] || fail "the profiled result $r is missing"
+# Run again when finished: the profile is read back from the confirm step's result.
+bisect prof --good HEAD~24 --bad HEAD~23 --shell --build 'cc -g -o prog prog.c && test -x prog' \
+	-m allocs --profile -o "$T/rp" -- ./prog
+expect_rc 0 "--profile again"
+expect_eq "$(jv rp/bisect.json profile.alloc_sites.0.calls_culprit)" 200.0 "the culprit's, read back"
 
 # --- the premise fails: good and bad allocate the same ----------------------
 bisect prof --good HEAD~22 --bad HEAD --build 'cc -o prog prog.c' -m allocs -o "$T/rn" -- ./prog
