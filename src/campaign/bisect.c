@@ -606,15 +606,10 @@ static void plan_step(struct bisect_ctx *x, const struct variant_set *vs, int pr
 	compare_settle(p);
 }
 
-static int hot_cmp(const void *a, const void *b)
-{
-	double x = fabs(((const struct bisect_rec_hot *)a)->culprit - ((const struct bisect_rec_hot *)a)->base),
-	       y = fabs(((const struct bisect_rec_hot *)b)->culprit - ((const struct bisect_rec_hot *)b)->base);
-
-	return (x < y) - (x > y);
-}
-
-/* --profile: the functions and allocation sites whose change is largest. */
+/* --profile: the functions and allocation sites whose change is largest
+ * (the analysis lists both by the size of their change). A function's
+ * interval is its time's, as a ratio to the parent's (from 0: a time is
+ * not negative). */
 static void take_profile(struct bisect_ctx *x, const struct analysed *an, const char *rel)
 {
 	struct bisect_result *b = x->b;
@@ -631,14 +626,13 @@ static void take_profile(struct bisect_ctx *x, const struct analysed *an, const 
 			at->total_a > 0 ? f->mean_a / at->total_a : NAN,
 			at->total_b > 0 ? f->mean_b / at->total_b : NAN,
 			f->mean_a > 0 ? f->mean_b / f->mean_a : NAN,
-			f->mean_a > 0 ? (f->mean_a + f->lo) / f->mean_a : NAN,
+			f->mean_a > 0 ? fmax(0, (f->mean_a + f->lo) / f->mean_a) : NAN,
 			f->mean_a > 0 ? (f->mean_a + f->hi) / f->mean_a : NAN };
 	}
 	b->hot_sites = xcalloc(HOT_MAX, sizeof(*b->hot_sites));
 	for (size_t i = 0; st && i < st->n && b->nhot_sites < HOT_MAX; i++)
 		b->hot_sites[b->nhot_sites++] = (struct bisect_rec_hot){
 			xstrdup(st->row[i].key), st->row[i].a[0], st->row[i].b[0], NAN, NAN, NAN };
-	qsort(b->hot_sites, b->nhot_sites, sizeof(*b->hot_sites), hot_cmp);
 }
 
 /* The primary metric's comparisons of the finished campaign into s: each
