@@ -56,6 +56,7 @@ struct bisect_ctx {
 	json_t *args;			/* the journal's first line: what must match */
 	int journal_fd;
 	int next_index;
+	int varied;			/* an exact primary varied: said once */
 };
 
 int bisect_metric_exact(const char *name)
@@ -649,6 +650,15 @@ static void take_evidence(struct bisect_ctx *x, const struct analysed *an, int i
 
 		if (c)
 			bisect_cmp_from(r, c, invert, into[v - 1]);
+		if (c && x->b->exact && !x->varied &&
+		    (c->method != CMP_EXACT || c->exact_varies)) {
+			/* Two blocks decide an exact count only if it is one. */
+			bisect_add_note(x->b, 1, "%s varied between runs of the same commit (step "
+					"%d): it is not an exact count for this program, so %d blocks "
+					"may not decide; follow a timed metric (--primary task-clock)",
+					x->b->primary, s->index, EXACT_BLOCKS);
+			x->varied = 1;
+		}
 	}
 	s->runs = r->nruns;
 	s->blocks = an->cmp.blocks_total;
