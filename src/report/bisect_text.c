@@ -12,6 +12,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/names.h"
+
 static const char *dash = "-";
 
 static const char *str(const char *s)
@@ -105,6 +107,32 @@ static void commit_words(const struct bisect_rec_commit *c, struct strbuf *out)
 	strbuf_addf(out, "%s \"%s\"", str(c->abbrev), str(c->subject));
 }
 
+/* With --profile: where the culprit's change is, as compare's reading says
+ * it (the top few of the document's functions and call sites, names cut in
+ * the middle as there; -v of the step result has them all). */
+#define WHERE_MAX 3
+
+static void where(const struct bisect_result *d, struct strbuf *out)
+{
+	for (size_t i = 0; i < d->nhot_sites && i < WHERE_MAX; i++) {
+		strbuf_adds(out, i ? "; " : "  allocations per run changed at: ");
+		site_short(out, d->hot_sites[i].name, 72);
+		strbuf_addf(out, " %.0f -> %.0f", d->hot_sites[i].base, d->hot_sites[i].culprit);
+	}
+	if (d->nhot_sites)
+		strbuf_addch(out, '\n');
+	for (size_t i = 0; i < d->nhot_fns && i < WHERE_MAX; i++) {
+		const struct bisect_rec_hot *f = &d->hot_fns[i];
+
+		strbuf_adds(out, i ? "; " : "  share of the profiled time: ");
+		name_short(out, f->name, 48);
+		strbuf_addf(out, " %.1f%% -> %.1f%%", 100 * f->base, 100 * f->culprit);
+	}
+	if (d->nhot_fns)
+		strbuf_addf(out, " (parent -> culprit; pmustat report %s -v for every function)\n",
+			    d->profile_result ? d->profile_result : "the confirm step's result");
+}
+
 void bisect_outcome_text(const struct bisect_result *d, struct strbuf *out)
 {
 	const struct bisect_rec_step *last = d->nsteps ? &d->steps[d->nsteps - 1] : NULL;
@@ -116,6 +144,7 @@ void bisect_outcome_text(const struct bisect_result *d, struct strbuf *out)
 			    str(d->culprit.subject));
 		strbuf_addf(out, "  %s %s %s against its parent %.7s (n %zu)\n", str(d->primary),
 			    k.buf, d->change.word, d->parent, d->change.n);
+		where(d, out);
 	} else if (d->outcome == BISECT_NO_DIFFERENCE) {
 		bisect_cmp_text(&d->premise.vs_good, &k);
 		strbuf_addf(out, "no difference shown: bad against good on %s: %s %s (n %zu); "
