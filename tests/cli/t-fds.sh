@@ -29,7 +29,7 @@ chmod +x stuck
 PMUSTAT_SPAWNER=$PWD/stuck "$PMUSTAT" stat -r 3 -o s.json -- true >out 2>err &
 pid=$!
 i=0
-while [ ! -e asked ] && [ $i -lt 200000 ]; do i=$((i + 1)); done
+while [ ! -e asked ] && [ $i -lt 2000000 ]; do i=$((i + 1)); done
 [ -e asked ] || { kill -9 $pid; fail "the stuck server was never asked"; }
 server=$(pgrep -P $pid)
 kill -INT $pid
@@ -48,7 +48,7 @@ run_pm 0 report s.json
 "$PMUSTAT" stat -r 2 -o q.json -- sh -c 'echo $$ >run.pid; exec sleep 1000' >out 2>err &
 pid=$!
 i=0
-while [ ! -s run.pid ] && [ $i -lt 200000 ]; do i=$((i + 1)); done
+while [ ! -s run.pid ] && [ $i -lt 2000000 ]; do i=$((i + 1)); done
 [ -s run.pid ] || { kill -9 $pid; fail "the run never started"; }
 run=$(cat run.pid)
 server=$(pgrep -x -P $pid pmustat-spawner)
