@@ -257,11 +257,18 @@ static size_t calls_options(struct campaign_opts *o, struct option *rows, size_t
 	return mech_option_rows(mine, sizeof(mine) / sizeof(mine[0]), rows, max);
 }
 
+/* The shim and the uprobes are set up per spawned run. */
+static const char *calls_attach_refusal(const struct campaign *c)
+{
+	return c->req_calls ? "call counters" : NULL;
+}
+
 const struct mechanism_ops mech_calls = {
 	.name = "calls",
 	.run_size = sizeof(struct calls_run),
 	.plan = calls_plan,
 	.options = calls_options,
+	.attach_refusal = calls_attach_refusal,
 	.begin = calls_begin,
 	.end = calls_end,
 	.run_release = calls_run_release,

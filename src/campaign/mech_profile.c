@@ -932,12 +932,19 @@ static size_t profile_options(struct campaign_opts *o, struct option *rows, size
 	return mech_option_rows(mine, sizeof(mine) / sizeof(mine[0]), rows, max);
 }
 
+/* Sampling and tracing run with a child of their own per run. */
+static const char *profile_attach_refusal(const struct campaign *c)
+{
+	return c->o->profile ? "--profile" : NULL;
+}
+
 const struct mechanism_ops mech_profile = {
 	.name = "profile",
 	.run_size = sizeof(struct profile_run),
 	.plan = profile_plan,
 	.plan_done = profile_plan_done,
 	.options = profile_options,
+	.attach_refusal = profile_attach_refusal,
 	.begin = profile_begin,
 	.end = profile_end,
 	.run_release = profile_run_release,

@@ -338,11 +338,18 @@ static size_t sim_options(struct campaign_opts *o, struct option *rows, size_t m
 	return mech_option_rows(mine, sizeof(mine) / sizeof(mine[0]), rows, max);
 }
 
+/* Cachegrind runs the program itself: --backend sim asks for it alone. */
+static const char *sim_attach_refusal(const struct campaign *c)
+{
+	return c->backend == BACKEND_SIM ? "--backend sim" : NULL;
+}
+
 const struct mechanism_ops mech_sim = {
 	.name = "sim",
 	.run_size = sizeof(struct sim_one),
 	.plan = sim_plan,
 	.options = sim_options,
+	.attach_refusal = sim_attach_refusal,
 	.plan_done = sim_plan_done,
 	.begin = sim_begin,
 	.end = sim_end,

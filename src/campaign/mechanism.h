@@ -118,6 +118,11 @@ struct mechanism_ops {
 	/* Its option rows for stat and compare (optional): written into rows
 	 * (at most max), their values into o; returns how many. */
 	size_t (*options)(struct campaign_opts *o, struct option *rows, size_t max);
+	/* What of the request it cannot serve in an attach session (-p, -t,
+	 * -a, -I: tasks that already run, no child per run), as the user
+	 * wrote it ("--profile"), or NULL (optional; asked before any plan,
+	 * in table order, so the first refusal is the one reported). */
+	const char *(*attach_refusal)(const struct campaign *c);
 	/* What --dry-run shows for it (optional). */
 	void (*dry_run)(const struct campaign *c, const void *state, struct strbuf *out);
 	void (*release)(void *state);

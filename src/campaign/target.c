@@ -170,18 +170,20 @@ static int plan_cpus(struct campaign *c, struct target_state *t, struct error *e
 	return 0;
 }
 
-/* What an attach session cannot do: the mechanisms that need a child per
- * run (call counters, simulation, regions, profiles). */
+/* What an attach session cannot do: what a mechanism of the table refuses
+ * (those that need a child per run), then the campaign's own per-run
+ * bounds. */
 static int refuse_options(const struct campaign *c, struct error *err)
 {
-	const char *bad = c->o->profile ? "--profile"
-			  : c->o->backend && !strcmp(c->o->backend, "sim") ? "--backend sim"
-			  : c->o->timeout_s > 0 ? "--timeout"
-			  : c->o->max_time_s > 0 ? "--max-time"
-			  : c->o->warmup ? "--warmup" : NULL;
+	const char *bad = NULL;
 
-	if (c->req_calls)
-		bad = "call counters";
+	for (const struct mechanism_ops *const *t = campaign_mechanisms; *t && !bad; t++)
+		if ((*t)->attach_refusal)
+			bad = (*t)->attach_refusal(c);
+	if (!bad)
+		bad = c->o->timeout_s > 0 ? "--timeout"
+		      : c->o->max_time_s > 0 ? "--max-time"
+		      : c->o->warmup ? "--warmup" : NULL;
 	if (!bad)
 		return 0;
 	error_set(err, ERR_USAGE, "%s cannot be used with -p, -t, -a or -I", bad);

@@ -99,6 +99,13 @@ run_pm 2 stat -p "$spid" -r 3 -- true
 expect_in err "-r and --warmup repeat a command"
 run_pm 2 stat -p "$spid" --profile --duration 0.1
 expect_in err "--profile cannot be used with -p, -t, -a or -I"
+# The mechanisms' own refusals (attach_refusal), and the campaign's.
+run_pm 2 stat -p "$spid" -m call:malloc --duration 0.1
+expect_in err "call counters cannot be used with -p, -t, -a or -I"
+run_pm 2 stat -p "$spid" --backend sim --duration 0.1
+expect_in err "--backend sim cannot be used with -p, -t, -a or -I"
+run_pm 2 stat -p "$spid" --timeout 5 --duration 0.1
+expect_in err "--timeout cannot be used with -p, -t, -a or -I"
 run_pm 2 stat --duration 1 -- true
 expect_in err "--duration bounds counting with -p, -t or -a"
 run_pm 1 stat -p "$spid" -e task-clock -- ./no-such-command
