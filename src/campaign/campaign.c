@@ -56,7 +56,9 @@ void campaign_release(struct campaign *c)
 	free(c->mech);
 	free(c->req_metrics);
 	free(c->req_events);
-	free(c->req_calls);
+	for (size_t k = 0; c->req_claimed && campaign_mechanisms[k]; k++)
+		free(c->req_claimed[k]);
+	free(c->req_claimed);
 	if (c->have_cat)
 		catalog_host_release(&c->cat);
 	free(c->failure_stderr);

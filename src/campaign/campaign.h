@@ -174,8 +174,9 @@ struct campaign {
 	struct catalog_host cat;	/* catalogue for the host or --uarch */
 	int have_cat;
 	int backend;			/* parsed --backend */
-	/* The request, split: portable metrics, native events, call counters. */
-	char *req_metrics, *req_events, *req_calls;
+	/* The request, split: portable metrics, native events, and per row of
+	 * the mechanism table the items it claimed (campaign_claimed). */
+	char *req_metrics, *req_events, **req_claimed;
 	struct mech_slot *mech;		/* the active mechanisms, in table order */
 	size_t nmech;
 	size_t groups;			/* counter groups: group of a block = block mod groups */

@@ -30,12 +30,20 @@ struct calls_run {
 	size_t base;			/* uprobe: our first event in the run's list */
 };
 
+extern const struct mechanism_ops mech_calls;
+
+/* The call counters of -m/-e (calls_claims), comma-joined, or NULL. */
+static const char *calls_wanted(const struct campaign *c)
+{
+	return campaign_claimed(c, &mech_calls);
+}
+
 static int resolve_variant(struct campaign *c, struct calls_state *s, size_t v,
 			   enum callcount_mech force, struct error *err)
 {
 	struct callcount_set *cs = &s->sets[v];
 	struct callcount_opts co = { force, &c->model, NULL, NULL };
-	char *copy = xstrdup(c->req_calls), *save = NULL;
+	char *copy = xstrdup(calls_wanted(c)), *save = NULL;
 	int rc = 0;
 
 	callcount_init(cs);
@@ -127,7 +135,7 @@ static void calls_needs(struct campaign *c, const struct calls_state *s,
 	for (size_t m = 0; m < cs->nmetrics; m++)
 		if (c->res.primary && !strcmp(c->res.primary, cs->metrics[m].name))
 			need->exact = 0;
-	snprintf(need->what, sizeof(need->what), "counting calls (%s) %s", c->req_calls,
+	snprintf(need->what, sizeof(need->what), "counting calls (%s) %s", calls_wanted(c),
 		 cs->mech == CALLCOUNT_PRELOAD ? "through the LD_PRELOAD shim" : "with uprobes");
 }
 
@@ -139,11 +147,11 @@ static int calls_plan(struct campaign *c, void **state, struct mech_needs *need,
 
 	if (callcount_mech_parse(c->o->calls ? c->o->calls : "auto", &mech, err))
 		return -1;
-	if (!c->req_calls)
+	if (!calls_wanted(c))
 		return 0;
 	if (c->o->dry_run) {
 		result_add_note(&c->res, NOTE_NOTE, NULL, NULL, "call counters (%s) are resolved "
-				"against the program when it runs", c->req_calls);
+				"against the program when it runs", calls_wanted(c));
 		return 0;
 	}
 	s = xcalloc(1, sizeof(*s));
@@ -260,13 +268,20 @@ static size_t calls_options(struct campaign_opts *o, struct option *rows, size_t
 /* The shim and the uprobes are set up per spawned run. */
 static const char *calls_attach_refusal(const struct campaign *c)
 {
-	return c->req_calls ? "call counters" : NULL;
+	return calls_wanted(c) ? "call counters" : NULL;
+}
+
+/* call:SYMBOL and the presets (allocs, ...), in -m or -e. */
+static int calls_claims(const char *item)
+{
+	return callcount_is_call(item);
 }
 
 const struct mechanism_ops mech_calls = {
 	.name = "calls",
 	.run_size = sizeof(struct calls_run),
 	.plan = calls_plan,
+	.claims = calls_claims,
 	.options = calls_options,
 	.attach_refusal = calls_attach_refusal,
 	.begin = calls_begin,

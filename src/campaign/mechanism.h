@@ -115,6 +115,11 @@ struct mechanism_ops {
 		    size_t run_index);
 	/* Free what begin made (optional; called whether or not end ran). */
 	void (*run_release)(void *state, void *run);
+	/* Is this item of -m/-e its own (optional)? The request's split gives
+	 * each item to the first mechanism of the table that claims it (its
+	 * plan reads them with campaign_claimed); the items no one claims are
+	 * portable metrics (-m) and native events (-e). */
+	int (*claims)(const char *item);
 	/* Its option rows for stat and compare (optional): written into rows
 	 * (at most max), their values into o; returns how many. */
 	size_t (*options)(struct campaign_opts *o, struct option *rows, size_t max);
@@ -151,6 +156,10 @@ int mech_takes_part(const struct campaign *c, size_t i, const struct sched_slot 
 extern const struct mechanism_ops *const campaign_mechanisms[];
 
 /* ---- shared by the mechanisms and the planner (request.c) -------------- */
+
+/* The items of -m/-e that ops claimed, comma-joined (events' first), or
+ * NULL: none, or ops is not in the table. */
+const char *campaign_claimed(const struct campaign *c, const struct mechanism_ops *ops);
 
 /* The catalogue for the host or --uarch, opened on first use. */
 int campaign_catalog(struct campaign *c, struct error *err);

@@ -1,17 +1,17 @@
 /*
  * Planning a campaign: the request (-m metrics or the default preset, -e
- * native events, call counters given in either list) is split by kind, each
- * mechanism of the table plans its part in order, the --backend policy
- * settles who serves each metric (policy.c), and the mechanisms finish
- * their plans knowing that. Everything that cannot be measured is then one
- * note per distinct reason, never a silent drop. Formula metrics are
- * computed per run from the events of that same run.
+ * native events, and the items a mechanism claims in either list, e.g. call
+ * counters) is split by kind, each mechanism of the table plans its part in
+ * order, the --backend policy settles who serves each metric (policy.c),
+ * and the mechanisms finish their plans knowing that. Everything that
+ * cannot be measured is then one note per distinct reason, never a silent
+ * drop. Formula metrics are computed per run from the events of that same
+ * run.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/callcount.h"
 #include "backend/sim_select.h"
 #include "campaign/mechanism.h"
 #include "campaign/target.h"
@@ -19,11 +19,32 @@
 #include "catalog/catalog.h"
 #include "core/strbuf.h"
 
-/* Move the call-counter items of list into *calls (comma-joined); returns
- * the rest (caller frees both; either may be NULL). */
-static char *take_calls(const char *list, char **calls)
+/* The mechanism table's rows (req_claimed has one slot per row). */
+static size_t table_rows(void)
 {
-	struct strbuf rest = STRBUF_INIT, cl = STRBUF_INIT;
+	size_t n = 0;
+
+	while (campaign_mechanisms[n])
+		n++;
+	return n;
+}
+
+/* The row of the table that claims item (its claims hook), or -1. */
+static int claimer(const char *item)
+{
+	for (int k = 0; campaign_mechanisms[k]; k++)
+		if (campaign_mechanisms[k]->claims && campaign_mechanisms[k]->claims(item))
+			return k;
+	return -1;
+}
+
+/* Move the items of list that a mechanism claims into c->req_claimed, in
+ * front of what it claimed before; returns the rest (caller frees; NULL
+ * when none). */
+static char *take_claimed(struct campaign *c, const char *list)
+{
+	struct strbuf rest = STRBUF_INIT, *mine;
+	size_t nrows = table_rows();
 	char **items = NULL;
 	int n;
 
@@ -32,20 +53,24 @@ static char *take_calls(const char *list, char **calls)
 	n = event_list_split(list, &items, NULL);
 	if (n < 0)
 		return xstrdup(list);	/* let the real parser report the error */
+	mine = xcalloc(nrows, sizeof(*mine));
 	for (int i = 0; i < n; i++) {
-		struct strbuf *to = callcount_is_call(items[i]) ? &cl : &rest;
+		int k = claimer(items[i]);
+		struct strbuf *to = k < 0 ? &rest : &mine[k];
 
 		strbuf_addf(to, "%s%s", to->len ? "," : "", items[i]);
 	}
 	event_list_free(items);
-	if (cl.len) {
-		if (*calls) {
-			strbuf_addf(&cl, ",%s", *calls);
-			free(*calls);
+	for (size_t k = 0; k < nrows; k++) {
+		if (!mine[k].len)
+			continue;
+		if (c->req_claimed[k]) {
+			strbuf_addf(&mine[k], ",%s", c->req_claimed[k]);
+			free(c->req_claimed[k]);
 		}
-		*calls = strbuf_detach(&cl);
+		c->req_claimed[k] = strbuf_detach(&mine[k]);
 	}
-	strbuf_release(&cl);
+	free(mine);
 	if (!rest.len) {
 		strbuf_release(&rest);
 		return NULL;
@@ -53,11 +78,25 @@ static char *take_calls(const char *list, char **calls)
 	return strbuf_detach(&rest);
 }
 
+const char *campaign_claimed(const struct campaign *c, const struct mechanism_ops *ops)
+{
+	for (size_t k = 0; c->req_claimed && campaign_mechanisms[k]; k++)
+		if (campaign_mechanisms[k] == ops)
+			return c->req_claimed[k];
+	return NULL;
+}
+
 static void split_request(struct campaign *c)
 {
-	c->req_metrics = take_calls(c->o->metrics, &c->req_calls);
-	c->req_events = take_calls(c->o->events, &c->req_calls);
-	if (!c->req_metrics && !c->req_events && !c->req_calls)
+	int claimed = 0;
+	size_t nrows = table_rows();
+
+	c->req_claimed = xcalloc(nrows + 1, sizeof(char *));
+	c->req_metrics = take_claimed(c, c->o->metrics);
+	c->req_events = take_claimed(c, c->o->events);
+	for (size_t k = 0; k < nrows; k++)
+		claimed |= c->req_claimed[k] != NULL;
+	if (!c->req_metrics && !c->req_events && !claimed)
 		c->req_metrics = xstrdup("default");
 }
 
