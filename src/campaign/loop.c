@@ -290,6 +290,18 @@ static int run_sim_block(struct loop *l, struct error *err)
 	return 0;
 }
 
+/* How to ask for fewer simulated runs: the hint of the mechanism that runs
+ * them (its needs), after the budget's own. */
+static void fewer_sim_hint(const struct campaign *c, struct strbuf *hint)
+{
+	strbuf_adds(hint, "raise --max-time");
+	for (size_t i = 0; i < c->nmech; i++)
+		if ((c->mech[i].need.runs & MECH_SIM) && c->mech[i].need.fewer) {
+			strbuf_addf(hint, ", %s", c->mech[i].need.fewer);
+			return;
+		}
+}
+
 /* After the first simulated block: keep at most half of what is left of the
  * budget for the other simulated blocks, and say so when that cuts them. */
 static void fit_sim_blocks(struct loop *l)
@@ -298,18 +310,19 @@ static void fit_sim_blocks(struct loop *l)
 	double per = (double)l->sim_ns / l->sim_run / 1e9;
 	double room = (o->max_time_s - elapsed_s(l)) / (l->c->native ? 2 : 1);
 	unsigned fit;
+	struct strbuf hint = STRBUF_INIT;
 
 	if (!o->max_time_s || !l->sim_planned || per * l->sim_planned <= room)
 		return;
 	fit = room > 0 ? (unsigned)(room / per) : 0;
 	if (fit >= l->sim_planned)
 		return;
-	result_add_note(&l->c->res, NOTE_WARNING, NULL,
-			"raise --max-time, lower --sim-runs, or make simulated runs smaller "
-			"with --sim-args",
+	fewer_sim_hint(l->c, &hint);
+	result_add_note(&l->c->res, NOTE_WARNING, NULL, hint.buf,
 			"simulated runs cut to %u of %u per variant: one simulated block took "
 			"%.1f s, and the time budget of %g s leaves room for %u more",
 			l->sim_run + fit, l->sim_run + l->sim_planned, per, o->max_time_s, fit);
+	strbuf_release(&hint);
 	l->sim_planned = fit;
 }
 

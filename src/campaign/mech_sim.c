@@ -114,6 +114,7 @@ static int sim_plan(struct campaign *c, void **state, struct mech_needs *need,
 	need->runs = MECH_SIM;
 	need->sim_valgrind = 1;
 	need->sim_ll_level = s->geom.ll_level;
+	need->fewer = "lower --sim-runs, or make simulated runs smaller with --sim-args";
 	*state = s;
 	return 0;
 }

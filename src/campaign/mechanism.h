@@ -5,7 +5,8 @@
  * mechanism keeps its own state and says what it adds to the request, to a
  * run (environment, counters, a wrapped command line) and to the run's
  * record. Adding a mechanism is one new file and one row of the table in
- * mechanisms.c.
+ * mechanisms.c (and, for its options, their fields in struct campaign_opts:
+ * docs/engine.md, "Adding one").
  *
  * Order is the table's: plans run first to last (a later mechanism may read
  * what an earlier one planned from the result's metrics), and so do a run's
@@ -57,6 +58,9 @@ struct mech_needs {
 	char what[160];		/* perturbs: what it does, for the cost note
 				 * ("counting calls through the LD_PRELOAD shim") */
 	size_t groups;		/* counter groups it lays out (0: none) */
+	/* blocks: how to ask for fewer or smaller runs of its kind, for the
+	 * note when the time budget cuts them ("lower --sim-runs, ..."). */
+	const char *fewer;
 	/* For the backend policy: simulation is possible, and which last
 	 * level its model has (2, 3; 0 = valgrind's choice). */
 	int sim_valgrind, sim_ll_level;

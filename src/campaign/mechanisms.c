@@ -2,7 +2,9 @@
  * The table of measuring mechanisms (mechanism.h), in the order their plans,
  * begins and ends run. To add one: write its file with a `const struct
  * mechanism_ops mech_NAME`, and add its row here (the X-macro below declares
- * it and puts it in the table). Nothing else names a mechanism.
+ * it and puts it in the table); a mechanism with options also needs the
+ * fields they set in struct campaign_opts. docs/engine.md ("Adding one")
+ * lists the few other places that name a mechanism, and why.
  *
  *   process  wall clock and rusage of every native run
  *   perf     perf_event counters (portable metrics and native events)

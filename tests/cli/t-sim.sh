@@ -58,6 +58,9 @@ expect_in err "apt-get install valgrind"
 # alone makes 40 simulated runs in one second impossible).
 run_pm 0 stat --backend sim --sim-runs 40 --max-time 1 -m instructions -o cut.json -- "$L" 100000
 expect_in out "simulated runs cut to"
+# The hint: the budget's option, then the sim mechanism's own (its needs).
+jv cut.json notes | grep -q "raise --max-time, lower --sim-runs, or make simulated runs smaller with --sim-args" ||
+	fail "the cut's hint names --max-time, --sim-runs and --sim-args"
 n=$(jv cut.json runs.#)
 [ "$n" -ge 1 ] && [ "$n" -lt 40 ] || fail "simulated runs under a 1 s budget: $n"
 # -r sets the measured runs only; --sim-runs keeps its default of 3.
