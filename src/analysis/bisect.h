@@ -29,13 +29,14 @@ enum bisect_side bisect_side_of(const struct bisect_rec_cmp *c, double target);
 
 /*
  * The three-way decision of a candidate from its comparisons with good and
- * with bad: like good (same as good, differs from bad), like bad (differs
- * from good, same as bad), neither (differs from both: a gradual change or
- * a second one), undecided (anything else: the evidence ran out, or the
- * endpoints are within the noise of each other here).
+ * with bad, premise being bad's ratio to good. Each comparison's interval
+ * places the candidate on the line from good (0) to bad (1). Neither: it
+ * differs from both, lying between them (a gradual change or a second one);
+ * like good: an interval lies wholly on good's side of the middle; like bad:
+ * wholly on bad's side; undecided: anything else (go on measuring).
  */
 enum bisect_call bisect_decide(const struct bisect_rec_cmp *vs_good, const struct bisect_rec_cmp *vs_bad,
-			       double target);
+			       double premise);
 
 /* The premise: does bad differ from good? CALL_DIFFER or CALL_SAME. */
 enum bisect_call bisect_premise(const struct bisect_rec_cmp *bad_vs_good, double target);

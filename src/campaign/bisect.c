@@ -568,6 +568,33 @@ static void step_campaign_release(struct step_campaign *sc, size_t n)
 	free(sc->out);
 }
 
+/* A candidate step's stopping rule: stop once bisect_decide places the
+ * candidate (the variants are candidate, good, bad; the first is the
+ * baseline, so each comparison is read the other way round). */
+static int step_placed(void *ctx, const struct result *r, const struct comparison_set *s,
+		       struct strbuf *why)
+{
+	const struct bisect_ctx *x = ctx;
+	int m = result_metric_index(r, x->b->primary);
+	struct bisect_rec_cmp cmp[2];
+	enum bisect_call call;
+
+	memset(cmp, 0, sizeof(cmp));
+	for (size_t v = 1; v < 3 && v < r->nvariants && m >= 0; v++) {
+		const struct comparison *c = comparisons_find(s, (size_t)m, v);
+
+		if (c)
+			bisect_cmp_from(r, c, 1, &cmp[v - 1]);
+	}
+	call = bisect_decide(&cmp[0], &cmp[1], x->b->premise.vs_good.ratio);
+	if (call == CALL_UNDECIDED)
+		return 0;
+	strbuf_addf(why, "the candidate is placed on %s: %s", x->b->primary,
+		    call == CALL_LIKE_GOOD ? "like good" : call == CALL_LIKE_BAD ? "like bad"
+		    : "between good and bad");
+	return 1;
+}
+
 static void plan_step(struct bisect_ctx *x, const struct variant_set *vs, int profile,
 		      struct step_campaign *sc, const char *out_name)
 {
@@ -575,11 +602,13 @@ static void plan_step(struct bisect_ctx *x, const struct variant_set *vs, int pr
 
 	compare_defaults(p);
 	if (vs->n == 3) {
-		/* A candidate: "like good" is within the step's band of it, which
-		 * is also the precision that stops the step. The premise and the
-		 * culprit's own change keep compare's band. */
+		/* A candidate: the step stops once the candidate is placed
+		 * (bisect_decide); its verdict words use the step's band. The
+		 * premise and the culprit's own change keep compare's band. */
 		p->noise_band = 100 * x->b->step_band;
 		p->target_ci = 100 * x->b->step_band;
+		p->o.stop.decide = step_placed;
+		p->o.stop.decide_ctx = x;
 	}
 	for (size_t i = 0; i < vs->n; i++) {
 		sc->wt[i] = worktree_of(x, vs->c[i]->sha);
@@ -841,7 +870,7 @@ static int candidate(struct bisect_ctx *x, const struct bisect_next *nx, struct 
 			error_clear(err);
 			rc = skip_candidate(x, &s, why.msg, err);
 		} else if (!rc) {
-			s.call = bisect_decide(&s.vs_good, &s.vs_bad, b->step_band);
+			s.call = bisect_decide(&s.vs_good, &s.vs_bad, b->premise.vs_good.ratio);
 			set_reason(x, &s);
 			say(x, "  %s", s.reason);
 			rc = record_step(x, &s, err);
@@ -998,13 +1027,13 @@ static int search(struct bisect_ctx *x, struct error *err)
 }
 
 /*
- * What the premise says for the steps: the direction, and the band within
- * which a candidate is like an endpoint — a quarter of the premise's
- * change on the log scale, at least compare's noise band. On a noisy host
- * a candidate equal to good cannot be shown within +-1% of it in any
- * affordable number of blocks, and the question is only which side it is
- * on; a change smaller than a quarter of the whole is below what the search
- * resolves (said in a note). Exact counts keep compare's band.
+ * What the premise says for the steps: the direction, and the band of the
+ * steps' verdict words — a quarter of the premise's change on the log
+ * scale, at least compare's noise band. A candidate is placed by which side
+ * of the middle of the premise's change its interval lies on
+ * (bisect_decide), so a commit whose own change is a small part of the
+ * whole may be called like an endpoint (said in a note). Exact counts keep
+ * compare's band.
  */
 static void take_premise(struct bisect_result *b)
 {
@@ -1016,10 +1045,10 @@ static void take_premise(struct bisect_result *b)
 	if (!b->exact && isfinite(r) && r > 0)
 		b->step_band = fmax(b->noise_band, expm1(fabs(log(r)) / 4));
 	if (b->step_band > b->noise_band && b->premise.call == CALL_DIFFER)
-		bisect_add_note(b, 0, "a candidate is like an endpoint within ±%.1f%% of it (a "
-				"quarter of the premise's change, %+.1f%%): a smaller change of one "
-				"commit is below what this search resolves", 100 * b->step_band,
-				100 * (r - 1));
+		bisect_add_note(b, 0, "a candidate is called like the endpoint on whose side of "
+				"the middle of the premise's change (%+.1f%%) it lies: a commit "
+				"changing less than about a fifth of that (±%.1f%%) may be called "
+				"like an endpoint", 100 * (r - 1), 100 * expm1(fabs(log(r)) / 5));
 }
 
 static void remove_worktrees(struct bisect_ctx *x)

@@ -45,11 +45,19 @@
  */
 enum stop_kind { STOP_FIXED, STOP_PRECISION, STOP_SEQUENTIAL };
 
+struct comparison_set;
+
 struct stop_rule {
 	enum stop_kind kind;
 	unsigned min_blocks;
 	unsigned max_blocks;	/* measured blocks at most (warm-up excluded) */
 	double target;		/* relative half-width, 0.01 = 1% (sequential: 0 = none) */
+	/* A caller's own question, in place of the sequential rule's: after
+	 * each block (from min_blocks on), 1 stops, with why filled (a bisect
+	 * step stops once its candidate is placed, campaign/bisect.c). */
+	int (*decide)(void *ctx, const struct result *r, const struct comparison_set *s,
+		      struct strbuf *why);
+	void *decide_ctx;
 };
 
 /* What the progress callback is told after each run. */

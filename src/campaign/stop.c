@@ -126,7 +126,10 @@ int campaign_stop_check(const struct campaign *c, unsigned blocks, struct strbuf
 		return 0;
 	/* Verdicts and intervals only: the estimate's simulation is for the end. */
 	comparisons_compute_plain(r, &s);
-	if (c->o->stop.kind == STOP_SEQUENTIAL)
+	if (c->o->stop.decide)
+		stop = blocks >= c->o->stop.min_blocks &&
+		       c->o->stop.decide(c->o->stop.decide_ctx, r, &s, why);
+	else if (c->o->stop.kind == STOP_SEQUENTIAL)
 		stop = sequential_check(c, &s, m, blocks, why, status);
 	else
 		stop = precision_check(c, &s, m, blocks, why, status);

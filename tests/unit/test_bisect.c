@@ -1,6 +1,7 @@
 /*
  * Unit tests for analysis/bisect: the three-way call of a candidate from
- * its two comparisons (like good, like bad, like neither, undecided), the
+ * its two comparisons, placed between good and bad (like good, like bad,
+ * like neither, undecided), the
  * premise, the next candidate of the search with known, unknown and
  * skipped commits (nearest the middle, skipped ones passed over, the end
  * when only skipped ones are left), the bound on decisions, and a step's
@@ -52,22 +53,43 @@ static void test_sides(void **state)
 	assert_int_equal(bisect_side_of(&none, 0.01), SIDE_OPEN);
 }
 
+/* The candidate placed on the line from good (0) to bad (1) by each
+ * comparison's interval, the premise being bad = good x 1.05. */
 static void test_decide(void **state)
 {
+	const double p = 1.05;
 	struct bisect_rec_cmp same = cmp(0.996, 1.004), up = cmp(1.04, 1.06),
 			      down = cmp(0.94, 0.96), open = cmp(0.9, 1.1);
+	struct bisect_rec_cmp mid_g = cmp(1.015, 1.035), mid_b = cmp(0.965, 0.985);
+	struct bisect_rec_cmp near_g = cmp(0.99, 1.02), far = cmp(1.09, 1.11), past = cmp(1.035, 1.06);
+	struct bisect_rec_cmp eq_g = cmp(1, 1), eq_b = cmp(1 / 1.05, 1 / 1.05);
+	struct bisect_rec_cmp half_g = cmp(1.025, 1.025), half_b = cmp(1.025 / 1.05, 1.025 / 1.05);
+	struct bisect_rec_cmp none = { 0 };
 
 	(void)state;
-	assert_int_equal(bisect_decide(&same, &down, 0.01), CALL_LIKE_GOOD);
-	assert_int_equal(bisect_decide(&up, &same, 0.01), CALL_LIKE_BAD);
-	/* Between the two (a gradual change, or one of two changes). */
-	assert_int_equal(bisect_decide(&up, &down, 0.01), CALL_NEITHER);
-	/* Beyond bad: different from both too. */
-	assert_int_equal(bisect_decide(&up, &up, 0.01), CALL_NEITHER);
-	/* No guess when one side is open or both are the same. */
-	assert_int_equal(bisect_decide(&up, &open, 0.01), CALL_UNDECIDED);
-	assert_int_equal(bisect_decide(&open, &down, 0.01), CALL_UNDECIDED);
-	assert_int_equal(bisect_decide(&same, &same, 0.01), CALL_UNDECIDED);
+	assert_int_equal(bisect_decide(&same, &down, p), CALL_LIKE_GOOD);
+	assert_int_equal(bisect_decide(&up, &same, p), CALL_LIKE_BAD);
+	/* Between the two, differing from both: a gradual change, or one of
+	 * two changes. */
+	assert_int_equal(bisect_decide(&mid_g, &mid_b, p), CALL_NEITHER);
+	/* One interval wholly on one side of the middle is enough... */
+	assert_int_equal(bisect_decide(&near_g, &open, p), CALL_LIKE_GOOD);
+	assert_int_equal(bisect_decide(&open, &past, p), CALL_LIKE_BAD);
+	/* ...and past bad is bad's side (slower than bad: a later commit
+	 * undid part of it). */
+	assert_int_equal(bisect_decide(&far, &past, p), CALL_LIKE_BAD);
+	/* No guess while both straddle the middle, when the two disagree, or
+	 * without a comparison or a premise. */
+	assert_int_equal(bisect_decide(&open, &open, p), CALL_UNDECIDED);
+	assert_int_equal(bisect_decide(&same, &same, p), CALL_UNDECIDED);
+	assert_int_equal(bisect_decide(&none, &none, p), CALL_UNDECIDED);
+	assert_int_equal(bisect_decide(&same, &down, 1.0), CALL_UNDECIDED);
+	/* A faster bad: the same line, the other way. */
+	assert_int_equal(bisect_decide(&down, &same, 1 / 1.05), CALL_LIKE_BAD);
+	assert_int_equal(bisect_decide(&same, &up, 1 / 1.05), CALL_LIKE_GOOD);
+	/* Exact counts: points. */
+	assert_int_equal(bisect_decide(&eq_g, &eq_b, p), CALL_LIKE_GOOD);
+	assert_int_equal(bisect_decide(&half_g, &half_b, p), CALL_NEITHER);
 	assert_int_equal(bisect_premise(&up, 0.01), CALL_DIFFER);
 	assert_int_equal(bisect_premise(&down, 0.01), CALL_DIFFER);
 	assert_int_equal(bisect_premise(&same, 0.01), CALL_SAME);
