@@ -53,9 +53,12 @@ static int place(const struct bisect_rec_cmp *c, double span, double at, double 
  * it equals an endpoint, decides as soon as an interval is narrower than
  * half the premise's change (a quarter-width band needed 4x the runs and,
  * on wall time at 5%, ran out of blocks: docs/bisect.md). A candidate
- * between the endpoints is told by differing from both, which is checked
- * first; one within about a fifth of an endpoint is called its side.
+ * between the endpoints is told by lying more than NEAR from both, which is
+ * checked first; one nearer an endpoint than that is called its side: a
+ * build differs from its neighbours by a little (code layout) and the
+ * intervals are narrow enough to show it.
  */
+#define NEAR 0.2
 enum bisect_call bisect_decide(const struct bisect_rec_cmp *vs_good, const struct bisect_rec_cmp *vs_bad,
 			       double premise)
 {
@@ -66,7 +69,7 @@ enum bisect_call bisect_decide(const struct bisect_rec_cmp *vs_good, const struc
 		return CALL_UNDECIDED;
 	g = place(vs_good, span, 0, &glo, &ghi) == 0;
 	b = place(vs_bad, span, 1, &blo, &bhi) == 0;
-	if (g && b && glo > 0 && bhi < 1)
+	if (g && b && glo > NEAR && bhi < 1 - NEAR)
 		return CALL_NEITHER;
 	good_side = (g && ghi < 0.5) || (b && bhi < 0.5);
 	bad_side = (g && glo > 0.5) || (b && blo > 0.5);

@@ -72,6 +72,13 @@ static void test_decide(void **state)
 	/* Between the two, differing from both: a gradual change, or one of
 	 * two changes. */
 	assert_int_equal(bisect_decide(&mid_g, &mid_b, p), CALL_NEITHER);
+	/* Shown to differ from both, but near good (a build's layout moves
+	 * it a little): good's side, not neither. */
+	{
+		struct bisect_rec_cmp ng = cmp(1.004, 1.012), nb = cmp(0.955, 0.963);
+
+		assert_int_equal(bisect_decide(&ng, &nb, p), CALL_LIKE_GOOD);
+	}
 	/* One interval wholly on one side of the middle is enough... */
 	assert_int_equal(bisect_decide(&near_g, &open, p), CALL_LIKE_GOOD);
 	assert_int_equal(bisect_decide(&open, &past, p), CALL_LIKE_BAD);
