@@ -2,9 +2,10 @@
  * The decisions of a bisect (analysis/bisect.h). A candidate is compared
  * with both endpoints in the same randomized blocks; each comparison is an
  * interval at the engine's error rate (the always-valid confidence sequence
- * under the sequential rule, the exact range for exact counts). A candidate
- * is like good only when it differs from bad and not from good, like bad the
- * other way round; differing from both is evidence of a gradual change or
+ * under the sequential rule, the exact range for exact counts), which
+ * places the candidate on the line from good to bad. It is like good or
+ * like bad when an interval lies wholly on that side of the middle;
+ * lying between the two, away from both, is evidence of a gradual change or
  * of two changes, and the search stops on it instead of guessing a side.
  * Calling a side wrongly needs an interval to miss the truth, so its chance
  * is at most the engine's alpha per step.
