@@ -82,7 +82,7 @@ static struct stackpipe_proc *proc_get(struct stackpipe *p, uint32_t pid)
 		return &p->procs[i];
 	ALLOC_GROW(p->procs, p->nprocs + 1, p->procs_alloc);
 	memmove(p->procs + i + 1, p->procs + i, (p->nprocs - i) * sizeof(*p->procs));
-	p->procs[i] = (struct stackpipe_proc){ pid, 0, MAPTAB_INIT(struct sym_map) };
+	p->procs[i] = (struct stackpipe_proc){ pid, 0, 0, MAPTAB_INIT(struct sym_map) };
 	p->nprocs++;
 	return &p->procs[i];
 }
@@ -97,24 +97,66 @@ static char *intern(struct stackpipe *p, const char *path)
 	return p->paths[p->npaths++] = xstrdup(path);
 }
 
-/* A new process: the parent's mappings, under those the child already
- * reported (read before its FORK); a retired table is a dead process's
- * whose pid was reused, and is dropped. */
-static void on_fork(struct stackpipe *p, uint32_t pid, uint32_t ppid)
+/* The parent's mappings under the child's own (those read before). */
+static void copy_parent(struct stackpipe_proc *child, const struct stackpipe_proc *parent)
 {
-	struct stackpipe_proc *child = proc_get(p, pid), *parent = proc_find(p, ppid);
 	struct maptab own = child->maps;
 
-	if (child->retired) {
-		own.n = 0;
-		child->retired = 0;
-	}
 	child->maps = (struct maptab)MAPTAB_INIT(struct sym_map);
-	if (parent)
-		maptab_copy(&child->maps, &parent->maps);
+	maptab_copy(&child->maps, &parent->maps);
 	for (size_t i = 0; i < own.n; i++)
 		maptab_put(&child->maps, maptab_at(&own, i));
 	maptab_release(&own);
+}
+
+/* A new process: the parent's mappings, under those the child already
+ * reported (read before its FORK); a retired table is a dead process's
+ * whose pid was reused, and is dropped. Records come one CPU's buffer after
+ * another, so a FORK made on one CPU can be read before the parent's MMAPs
+ * written on another (it ran there before it migrated): then the copy waits
+ * for the stacks' unwinding (settle), when every record so far is read. */
+static void on_fork(struct stackpipe *p, uint32_t pid, uint32_t ppid)
+{
+	struct stackpipe_proc *child = proc_get(p, pid), *parent;
+
+	if (child->retired) {
+		maptab_release(&child->maps);
+		child->maps = (struct maptab)MAPTAB_INIT(struct sym_map);
+		child->retired = 0;
+	}
+	child->from = 0;
+	parent = proc_find(p, ppid);
+	if (parent && parent->maps.n && !parent->from)
+		copy_parent(child, parent);
+	else
+		child->from = ppid;
+}
+
+/* Make the copies that waited for their parents' mappings (parents first,
+ * a chain of forks at most a few deep). */
+void stackpipe_settle(struct stackpipe *p)
+{
+	for (int round = 0; round < 8; round++) {
+		int left = 0;
+
+		for (size_t i = 0; i < p->nprocs; i++) {
+			struct stackpipe_proc *t = &p->procs[i], *parent;
+
+			if (!t->from)
+				continue;
+			parent = proc_find(p, t->from);
+			if (parent && parent->from) {
+				left = 1;	/* its own copy first */
+				continue;
+			}
+			if (parent && parent->maps.n) {	/* else: not read yet */
+				copy_parent(t, parent);
+				t->from = 0;
+			}
+		}
+		if (!left)
+			break;
+	}
 }
 
 void stackpipe_feed(void *ctx, const struct sample_rec *r)
@@ -285,6 +327,7 @@ static void unwind_one(struct stackpipe *p, const struct stackpipe_pending *k)
 
 static void unwind_pending(struct stackpipe *p)
 {
+	stackpipe_settle(p);
 	for (size_t i = 0; i < p->npend; i++)
 		unwind_one(p, &p->pend[i]);
 	p->npend = 0;

@@ -67,6 +67,9 @@ struct stackpipe_user {
 struct stackpipe_proc {
 	uint32_t pid;
 	int retired;		/* its EXIT was read */
+	uint32_t from;		/* its FORK came before its parent had a mapping (the
+				 * buffers are read one CPU after another): copy the
+				 * parent's when the stacks are unwound; 0 = none */
 	struct maptab maps;	/* of struct sym_map */
 };
 
@@ -116,6 +119,11 @@ void stackpipe_keep(struct stackpipe *p, const struct sample_rec *r, size_t cook
 /* After the run: stop the reader, read what is left, unwind every stack
  * kept. Read errors are in p->corrupt, records lost in p->lost. */
 void stackpipe_finish(struct stackpipe *p);
+
+/* Give the children whose FORK was read before their parent's mappings
+ * their parent's (done before every unwinding; a user looking tables up
+ * itself calls it first). */
+void stackpipe_settle(struct stackpipe *p);
 
 /* The mapping of pid holding addr, or NULL (an unknown pid, no mapping). */
 const struct sym_map *stackpipe_map(const struct stackpipe *p, uint32_t pid, uint64_t addr);

@@ -164,6 +164,13 @@ static void test_fork_out_of_order(void **state)
 	assert_string_equal(at(p, 400, 0x3000, &off), "/prog");
 	assert_int_equal(off, 0x2000);
 	assert_string_equal(at(p, 100, 0x2000, NULL), "/prog");
+	/* a FORK read before the parent's MMAPs (another CPU's buffer): the
+	 * copy is made when the tables are settled, before any unwinding */
+	task_rec(p, SREC_FORK, 600, 300, 600);
+	mmap_rec(p, 300, 0x1000, 0x4000, 0, "/later");
+	assert_string_equal(at(p, 600, 0x1000, NULL), "-");
+	stackpipe_settle(p);
+	assert_string_equal(at(p, 600, 0x1000, NULL), "/later");
 	/* a fork from an unknown parent: the child's own only */
 	mmap_rec(p, 500, 0x6000, 0x1000, 0, "/own");
 	task_rec(p, SREC_FORK, 500, 999, 500);
