@@ -428,10 +428,14 @@ static void commit_fact(struct strbuf *out, const char *term, const struct bisec
 /* The document's date as it wrote it (UTC), or NULL. */
 static const char *created(double t, char *buf, size_t len)
 {
-	time_t s = (time_t)t;
 	struct tm tm;
+	time_t s;
 
-	if (!isfinite(t) || !gmtime_r(&s, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+	/* Checked before the conversion: NaN or a huge value has no time_t. */
+	if (!isfinite(t) || t < 0 || t > 253402300799.0)	/* 9999-12-31 */
+		return NULL;
+	s = (time_t)t;
+	if (!gmtime_r(&s, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
 		return NULL;
 	return buf;
 }

@@ -315,9 +315,10 @@ int bisect_result_read(struct bisect_result *b, const char *path, struct error *
 		return -1;
 	schema = json_string_value(json_object_get(doc, "schema"));
 	if (!schema || strcmp(schema, BISECT_SCHEMA)) {
-		json_decref(doc);
+		/* The message first: schema is the document's own string. */
 		error_set(err, ERR_RUNTIME, "'%s' is not a bisect result (schema '%s')", path,
 			  schema ? schema : "none");
+		json_decref(doc);
 		return error_hint(err, "give the bisect.json in the directory 'pmustat bisect -o' "
 				  "wrote");
 	}
