@@ -11,6 +11,8 @@
  * is at most the engine's alpha per step.
  */
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/bisect.h"
@@ -95,49 +97,185 @@ size_t bisect_max_decisions(size_t n)
 	return d;
 }
 
-/* The unknown position in (lo, hi) nearest their middle, or SIZE_MAX. */
-static size_t nearest_unknown(const enum bisect_mark *m, long lo, long hi)
+void bisect_dag_line(struct bisect_dag *g, size_t n)
 {
-	long mid = lo + (hi - lo) / 2, best = -1;
+	size_t k = 0;
 
-	for (long i = lo + 1; i < hi; i++) {
-		if (m[i] != MARK_UNKNOWN)
-			continue;
-		if (best < 0 || labs(i - mid) < labs(best - mid))
-			best = i;
+	g->n = n;
+	g->first = xcalloc(n + 1, sizeof(*g->first));
+	g->par = xcalloc(n ? n : 1, sizeof(*g->par));
+	for (size_t i = 0; i < n; i++) {
+		g->first[i] = k;
+		if (i)
+			g->par[k++] = i - 1;
 	}
-	return best < 0 ? SIZE_MAX : (size_t)best;
+	g->first[n] = k;
 }
 
-void bisect_next(const enum bisect_mark *m, size_t n, struct bisect_next *out)
+void bisect_dag_release(struct bisect_dag *g)
 {
-	long hi = (long)n - 1, lo = -1;
-	size_t pos;
-	int skipped = 0;
+	free(g->first);
+	free(g->par);
+	memset(g, 0, sizeof(*g));
+}
 
-	for (long i = 0; i < (long)n - 1; i++)
+void bisect_next_release(struct bisect_next *out)
+{
+	free(out->left);
+	out->left = NULL;
+	out->nleft = 0;
+}
+
+/*
+ * The open commits into in[]: the ancestors of bad (itself included) that
+ * are not ancestors of a good one. Parents come before children, so one
+ * sweep from the newest down carries each property to the parents.
+ */
+static size_t open_set(const struct bisect_dag *g, const enum bisect_mark *m, size_t bad,
+		       unsigned char *in)
+{
+	unsigned char *gone = xcalloc(g->n, 1);
+	size_t count = 0;
+
+	in[bad] = 1;
+	for (size_t i = g->n; i-- > 0;) {
+		gone[i] |= m[i] == MARK_GOOD && i != bad;
+		for (size_t k = g->first[i]; k < g->first[i + 1]; k++) {
+			in[g->par[k]] |= in[i];
+			gone[g->par[k]] |= gone[i];
+		}
+	}
+	for (size_t i = 0; i < g->n; i++) {
+		in[i] = in[i] && (!gone[i] || i == bad);
+		count += in[i];
+	}
+	free(gone);
+	return count;
+}
+
+/* How many open commits c reaches (itself included), counted afresh: for
+ * a merge, whose parents' counts overlap. stamp[] marks this count's
+ * visits with tag. */
+static size_t reach(const struct bisect_dag *g, const unsigned char *in, size_t c, size_t *stamp,
+		    size_t tag, size_t *stack)
+{
+	size_t top = 0, count = 0;
+
+	stack[top++] = c;
+	stamp[c] = tag;
+	while (top) {
+		size_t i = stack[--top];
+
+		count++;
+		for (size_t k = g->first[i]; k < g->first[i + 1]; k++) {
+			size_t p = g->par[k];
+
+			if (in[p] && stamp[p] != tag) {
+				stamp[p] = tag;
+				stack[top++] = p;
+			}
+		}
+	}
+	return count;
+}
+
+/*
+ * Each open commit's weight: the open commits it reaches. One open parent:
+ * the parent's weight and one (git's shortcut for lines of history), so
+ * only merges are counted by a walk.
+ */
+static void weigh(const struct bisect_dag *g, const unsigned char *in, size_t *w)
+{
+	size_t *stamp = xcalloc(g->n, sizeof(*stamp)), *stack = xcalloc(g->n, sizeof(*stack));
+
+	for (size_t i = 0; i < g->n; i++) {
+		size_t nopen = 0, last = 0;
+
+		if (!in[i])
+			continue;
+		for (size_t k = g->first[i]; k < g->first[i + 1]; k++)
+			if (in[g->par[k]]) {
+				nopen++;
+				last = g->par[k];
+			}
+		w[i] = nopen == 0 ? 1 : nopen == 1 ? w[last] + 1
+						   : reach(g, in, i, stamp, i + 1, stack);
+	}
+	free(stamp);
+	free(stack);
+}
+
+/* The open commit to test (unknown, not bad) whose weight is nearest half
+ * of the open ones, or SIZE_MAX. */
+static size_t best_split(const struct bisect_dag *g, const enum bisect_mark *m,
+			 const unsigned char *in, size_t bad, size_t nopen)
+{
+	size_t *w = xcalloc(g->n ? g->n : 1, sizeof(*w)), best = SIZE_MAX, best_score = 0;
+
+	weigh(g, in, w);
+	for (size_t i = 0; i < g->n; i++) {
+		size_t score;
+
+		if (!in[i] || i == bad || m[i] != MARK_UNKNOWN)
+			continue;
+		score = w[i] < nopen - w[i] ? w[i] : nopen - w[i];
+		if (best == SIZE_MAX || score > best_score) {
+			best = i;
+			best_score = score;
+		}
+	}
+	free(w);
+	return best;
+}
+
+/* Where the first bad one may be when only skipped ones are open. */
+static void skipped_only(const struct bisect_dag *g, const enum bisect_mark *m,
+			 const unsigned char *in, size_t bad, struct bisect_next *out)
+{
+	out->left = xcalloc(out->nleft, sizeof(*out->left));
+	out->nleft = 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (in[i] && (i == bad || m[i] == MARK_SKIP))
+			out->left[out->nleft++] = i;
+	out->what = out->nleft > 1 ? NEXT_SKIPPED_ONLY : NEXT_FOUND;
+	out->pos = bad;
+	if (out->what == NEXT_FOUND)
+		bisect_next_release(out);
+}
+
+void bisect_next(const struct bisect_dag *g, const enum bisect_mark *m, struct bisect_next *out)
+{
+	unsigned char *in = xcalloc(g->n ? g->n : 1, 1);
+	size_t bad = g->n ? g->n - 1 : 0, pos;
+
+	memset(out, 0, sizeof(*out));
+	if (!g->n) {
+		free(in);
+		out->what = NEXT_FOUND;
+		return;
+	}
+	/* Any bad commit bounds the search; the oldest marked one is the last
+	 * one decided (each tested commit is an ancestor of the bad before). */
+	for (size_t i = 0; i < g->n; i++)
 		if (m[i] == MARK_BAD) {
-			hi = i;
+			bad = i;
 			break;
 		}
-	for (long i = 0; i < hi; i++)
-		if (m[i] == MARK_GOOD)
-			lo = i;
-	memset(out, 0, sizeof(*out));
-	out->window_lo = (size_t)(lo + 1);
-	out->window_hi = (size_t)(hi + 1);
-	pos = nearest_unknown(m, lo, hi);
+	out->nleft = open_set(g, m, bad, in);
+	out->window_hi = bad + 1;
+	for (size_t i = 0; i < g->n; i++)
+		if (in[i]) {
+			out->window_lo = i;
+			break;
+		}
+	pos = best_split(g, m, in, bad, out->nleft);
 	if (pos != SIZE_MAX) {
 		out->what = NEXT_TEST;
 		out->pos = pos;
-		return;
+	} else {
+		skipped_only(g, m, in, bad, out);
 	}
-	for (long i = lo + 1; i < hi; i++)
-		skipped |= m[i] == MARK_SKIP;
-	out->what = skipped ? NEXT_SKIPPED_ONLY : NEXT_FOUND;
-	out->pos = (size_t)hi;
-	out->first = (size_t)(lo + 1);
-	out->last = (size_t)hi;
+	free(in);
 }
 
 void bisect_cmp_from(const struct result *r, const struct comparison *c, int invert,

@@ -41,28 +41,54 @@ enum bisect_call bisect_decide(const struct bisect_rec_cmp *vs_good, const struc
 /* The premise: does bad differ from good? CALL_DIFFER or CALL_SAME. */
 enum bisect_call bisect_premise(const struct bisect_rec_cmp *bad_vs_good, double target);
 
-/* What is known of the commits in (good, bad], oldest first; the last
- * one is bad. */
+/* What is known of a commit of the range. */
 enum bisect_mark { MARK_UNKNOWN, MARK_GOOD, MARK_BAD, MARK_SKIP };
+
+/*
+ * The commits of the range (those reachable from bad and not from good, as
+ * `git rev-list bad ^good` lists them; with --first-parent, bad's
+ * first-parent line), parents before children, bad the last, each with its
+ * parents that are in the range (a parent outside it is good's ancestor:
+ * good). par[first[i] .. first[i + 1]) are commit i's; first has n + 1
+ * entries.
+ */
+struct bisect_dag {
+	size_t n;
+	size_t *first;
+	size_t *par;
+};
+
+/* A line of n commits, each the parent of the next (a history without
+ * merges, or a first-parent line). */
+void bisect_dag_line(struct bisect_dag *g, size_t n);
+void bisect_dag_release(struct bisect_dag *g);
 
 struct bisect_next {
 	enum { NEXT_TEST, NEXT_FOUND, NEXT_SKIPPED_ONLY } what;
-	size_t pos;		/* NEXT_TEST: position to test; NEXT_FOUND: the first bad */
-	size_t first, last;	/* NEXT_SKIPPED_ONLY: the first bad is in [first, last],
-				 * every one of them skipped but last (bad) */
+	size_t pos;		/* NEXT_TEST: the commit to test; NEXT_FOUND: the first bad */
+	size_t *left;		/* NEXT_SKIPPED_ONLY: where the first bad may be (the
+				 * skipped ones and the bad one), oldest first */
+	size_t nleft;		/* the commits still possibly the first bad one */
 	size_t window_lo, window_hi;	/* what is still open, as 1-based positions:
-					 * the last good one (0 = good), the first bad one */
+					 * before the oldest open one (0 = good),
+					 * the bad one they are ancestors of */
 };
 
 /*
- * The next step of the search over marks[0..n) (n >= 1, marks[n-1] is
- * treated as bad): the first bad position hi and the last good one below
- * it bound the unknown ones; the one nearest their middle is tested (the
- * lower of two equally near), skipping skipped ones as `git bisect skip`
- * does. None left: the first bad is hi, or (only skipped ones between) one
- * of them or hi.
+ * The next step of the search, as git bisect defines it: a good commit
+ * makes its ancestors good, a bad one its descendants bad, so the first
+ * bad commit is among the ancestors of the bad one (the last marked bad:
+ * each tested commit is an ancestor of the one before) that are not
+ * ancestors of a good one. Of those, the commit that splits them most
+ * evenly (the number of them it reaches, itself included, nearest half; the
+ * older of two equally good) is tested, skipped ones left out as `git
+ * bisect skip` does. None left: the first bad is the bad one, or (only
+ * skipped ones left) one of them or it. out->left is the caller's to free
+ * (bisect_next_release).
  */
-void bisect_next(const enum bisect_mark *marks, size_t n, struct bisect_next *out);
+void bisect_next(const struct bisect_dag *g, const enum bisect_mark *marks,
+		 struct bisect_next *out);
+void bisect_next_release(struct bisect_next *out);
 
 /* ceil(log2(n)): the decisions a binary search over n commits needs at most. */
 size_t bisect_max_decisions(size_t n);

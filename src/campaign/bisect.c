@@ -38,6 +38,7 @@
 #include "campaign/bisect_git.h"
 #include "campaign/compare_plan.h"
 #include "core/outfile.h"
+#include "core/strmap.h"
 #include "core/strlist.h"
 #include "core/words.h"
 #include "result/json.h"
@@ -50,13 +51,16 @@ struct bisect_ctx {
 	struct bisect_result *b;
 	char *top, *dir;
 	char *metrics;			/* what every comparison measures */
-	struct bisect_rec_commit *range;	/* (good, bad], oldest first */
-	size_t n;
+	struct git_range rg;		/* the commits to search, parents first */
+	struct bisect_rec_commit *range;	/* rg.c */
+	size_t n;				/* rg.n */
+	struct strmap at;		/* a commit's index in range, by hash */
 	enum bisect_mark *marks;
 	json_t *args;			/* the journal's first line: what must match */
 	int journal_fd;
 	int next_index;
 	int varied;			/* an exact primary varied: said once */
+	double timeout_s;		/* every run's, once known (0: none) */
 };
 
 int bisect_metric_exact(const char *name)
@@ -94,6 +98,29 @@ static char *path_in(const struct bisect_ctx *x, const char *fmt, const char *ar
 
 /* ---- inputs ---------------------------------------------------------------- */
 
+/* --good is not an ancestor of --bad: reversed, or diverged (git bisect
+ * would then test their merge base first; pmustat asks for it). */
+static int not_ancestor(struct bisect_ctx *x, struct error *err)
+{
+	const struct bisect_result *b = x->b;
+	char base[41];
+	int rev = git_is_ancestor(x->top, b->bad.sha, b->good.sha, err);
+
+	if (rev < 0 || git_merge_base(x->top, b->good.sha, b->bad.sha, base, err))
+		return -1;
+	error_set(err, ERR_USAGE, "--good '%s' is not an ancestor of --bad '%s'", x->o->good,
+		  x->o->bad);
+	if (rev)
+		return error_hint(err, "--bad '%s' comes before --good '%s' in the history: "
+				       "swap them if you wrote them the other way round",
+				  x->o->bad, x->o->good);
+	if (!base[0])
+		return error_hint(err, "they share no history: give a --good revision from "
+				       "--bad's history ('git log --oneline %s' lists it)", x->o->bad);
+	return error_hint(err, "they have diverged since %.12s: if that commit is good, give "
+			       "--good %.12s (git bisect would test it first)", base, base);
+}
+
 static int check_revisions(struct bisect_ctx *x, struct error *err)
 {
 	struct bisect_result *b = x->b;
@@ -111,12 +138,8 @@ static int check_revisions(struct bisect_ctx *x, struct error *err)
 	anc = git_is_ancestor(x->top, b->good.sha, b->bad.sha, err);
 	if (anc < 0)
 		return -1;
-	if (!anc) {
-		error_set(err, ERR_USAGE, "--good '%s' is not an ancestor of --bad '%s'", x->o->good,
-			  x->o->bad);
-		return error_hint(err, "the good revision must come before the bad one in the "
-				       "history: swap them if you wrote them the other way round");
-	}
+	if (!anc)
+		return not_ancestor(x, err);
 	if (git_describe(x->top, b->good.sha, &b->good, err) ||
 	    git_describe(x->top, b->bad.sha, &b->bad, err))
 		return -1;
@@ -161,16 +184,25 @@ static int make_dirs(struct bisect_ctx *x, struct error *err)
 
 static int load_range(struct bisect_ctx *x, struct error *err)
 {
-	int merges;
+	struct git_range *r = &x->rg;
 
-	if (git_range(x->top, x->b->good.sha, x->b->bad.sha, &x->range, &x->n, &merges, err))
+	if (git_range(x->top, x->b->good.sha, x->b->bad.sha, x->o->first_parent, r, err))
 		return -1;
-	if (!x->n || strcmp(x->range[x->n - 1].sha, x->b->bad.sha))
+	if (!r->n || strcmp(r->c[r->n - 1].sha, x->b->bad.sha))
 		return error_set(err, ERR_RUNTIME, "git listed no path of commits from %.12s to "
 				 "%.12s", x->b->good.sha, x->b->bad.sha);
-	if (merges)
-		bisect_add_note(x->b, 0, "the history between good and bad has merges: the "
-				"candidates are its commits in topological order");
+	x->range = r->c;
+	x->n = r->n;
+	if (x->o->first_parent)
+		bisect_add_note(x->b, 0, "the candidates are bad's first-parent line (--first-"
+				"parent): a merge is tested as one commit, as the mainline saw it");
+	else if (r->merges)
+		bisect_add_note(x->b, 0, "the history between good and bad has %zu merge%s: as "
+				"in git bisect, a good commit makes its ancestors good and a bad one "
+				"its descendants bad (--first-parent follows the mainline only)",
+				r->merges, r->merges == 1 ? "" : "s");
+	for (size_t i = 0; i < x->n; i++)
+		strmap_put(&x->at, x->range[i].sha, 40, i);
 	x->marks = xcalloc(x->n, sizeof(*x->marks));
 	x->b->range = xcalloc(x->n, sizeof(*x->b->range));
 	for (size_t i = 0; i < x->n; i++)
@@ -227,15 +259,20 @@ static void fill_head(struct bisect_ctx *x)
 
 static json_t *journal_args(const struct bisect_ctx *x)
 {
-	json_t *cmd = json_array();
+	json_t *cmd = json_array(), *args;
 
 	for (char *const *a = x->o->argv; *a; a++)
 		json_array_append_new(cmd, json_string(*a));
-	return json_pack("{s:s, s:s, s:o, s:o, s:b, s:s, s:s, s:b}", "good", x->b->good.sha,
+	args = json_pack("{s:s, s:s, s:o, s:o, s:b, s:s, s:s, s:b}", "good", x->b->good.sha,
 			 "bad", x->b->bad.sha, "command", cmd, "build",
 			 x->o->build ? json_string(x->o->build) : json_null(), "shell",
 			 x->o->shell, "metrics", x->metrics, "primary", x->b->primary,
 			 "profile", x->o->profile);
+	/* Only when given, so that a journal written before the option
+	 * existed still matches. */
+	if (x->o->first_parent)
+		json_object_set_new(args, "first_parent", json_true());
+	return args;
 }
 
 static int journal_append(struct bisect_ctx *x, json_t *line, struct error *err)
@@ -254,13 +291,17 @@ static int journal_append(struct bisect_ctx *x, json_t *line, struct error *err)
 	return rc;
 }
 
+/* A decided candidate's mark, found by its hash (a journal's positions
+ * are those of the order it was written in). */
 static void mark_step(struct bisect_ctx *x, const struct bisect_rec_step *s)
 {
-	if (s->kind != STEP_CANDIDATE || !s->position || s->position > x->n)
+	size_t i;
+
+	if (s->kind != STEP_CANDIDATE || strmap_get(&x->at, s->c.sha, strlen(s->c.sha), &i))
 		return;
-	x->marks[s->position - 1] = s->call == CALL_LIKE_GOOD ? MARK_GOOD
-				    : s->call == CALL_LIKE_BAD ? MARK_BAD
-				    : s->call == CALL_SKIPPED ? MARK_SKIP : MARK_UNKNOWN;
+	x->marks[i] = s->call == CALL_LIKE_GOOD ? MARK_GOOD
+		      : s->call == CALL_LIKE_BAD ? MARK_BAD
+		      : s->call == CALL_SKIPPED ? MARK_SKIP : MARK_UNKNOWN;
 }
 
 /* A step read back or just decided: into the result and the marks. */
@@ -310,6 +351,44 @@ static int replay_line(struct bisect_ctx *x, const char *line, const char *path,
 	return rc;
 }
 
+/* What differs between the journal's arguments (was) and these: the
+ * endpoints first, by their commits (a branch such as HEAD may have moved
+ * since), then the first other argument by name. */
+static void other_args(const struct bisect_ctx *x, json_t *was, const char *path,
+		       struct error *err)
+{
+	const char *g = json_string_value(json_object_get(was, "good")),
+		   *b = json_string_value(json_object_get(was, "bad")), *key, *which = NULL;
+	json_t *v;
+
+	if (g && b && (strcmp(g, x->b->good.sha) || strcmp(b, x->b->bad.sha))) {
+		error_set(err, ERR_USAGE, "'%s' holds a bisect of good %.12s and bad %.12s, not "
+			  "of %.12s and %.12s", path, g, b, x->b->good.sha, x->b->bad.sha);
+		error_hint(err, "resume it with --good %.12s --bad %.12s (if a branch has "
+			   "moved since), or give this one another -o DIR", g, b);
+		return;
+	}
+	/* json_object_foreach leaves v at the last value: a name says which. */
+	json_object_foreach(x->args, key, v)
+		if (!json_equal(v, json_object_get(was, key))) {
+			which = key;
+			break;
+		}
+	if (!which && json_is_object(was))
+		json_object_foreach(was, key, v)
+			if (!json_object_get(x->args, key)) {
+				which = key;
+				break;
+			}
+	if (which)
+		error_set(err, ERR_USAGE, "'%s' holds a bisect of other arguments (its '%s' "
+			  "differs)", path, which);
+	else
+		error_set(err, ERR_USAGE, "'%s' holds a bisect of other arguments", path);
+	error_hint(err, "rerun with the same arguments to resume it (the first line of "
+		   "bisect.journal has them), or give this one another -o DIR");
+}
+
 static int check_args(struct bisect_ctx *x, const char *first, const char *path,
 		      struct error *err)
 {
@@ -318,12 +397,13 @@ static int check_args(struct bisect_ctx *x, const char *first, const char *path,
 	int same = schema && !strcmp(schema, BISECT_JOURNAL_SCHEMA) &&
 		   json_equal(json_object_get(j, "args"), x->args);
 
-	json_decref(j);
-	if (same)
+	if (same) {
+		json_decref(j);
 		return 0;
-	error_set(err, ERR_USAGE, "'%s' holds a bisect of other arguments", path);
-	return error_hint(err, "rerun with the same arguments to resume it, or give this one "
-			       "another -o DIR");
+	}
+	other_args(x, json_object_get(j, "args"), path, err);
+	json_decref(j);
+	return -1;
 }
 
 static int replay(struct bisect_ctx *x, char *text, const char *path, struct error *err)
@@ -626,6 +706,8 @@ static void plan_step(struct bisect_ctx *x, const struct variant_set *vs, int pr
 	p->o.seed = x->o->seed + (uint64_t)x->next_index;
 	if (x->o->max_time_s > 0)
 		p->o.max_time_s = x->o->max_time_s;
+	if (x->timeout_s > 0)
+		p->o.timeout_s = x->timeout_s;
 	if (x->b->exact) {
 		/* An exact count does not vary: a few blocks say all there is. */
 		p->blocks = EXACT_BLOCKS;
@@ -665,6 +747,21 @@ static void take_profile(struct bisect_ctx *x, const struct analysed *an, const 
 			xstrdup(st->row[i].key), st->row[i].a[0], st->row[i].b[0], NAN, NAN, NAN };
 }
 
+/* The longest wall time of a run that finished, in seconds, or NaN. */
+static double slowest_run(const struct result *r)
+{
+	int m = result_metric_index(r, "wall-time");
+	double most = NAN;
+
+	for (size_t i = 0; m >= 0 && i < r->nruns; i++) {
+		const struct result_value *v = &r->runs[i].values[m];
+
+		if (r->runs[i].status == RUN_OK && v->valid && !(v->value / 1e9 <= most))
+			most = v->value / 1e9;
+	}
+	return most;
+}
+
 /* The primary metric's comparisons of the finished campaign into s: each
  * variant after the first against it (invert: the first against each). */
 static void take_evidence(struct bisect_ctx *x, const struct analysed *an, int invert,
@@ -691,6 +788,7 @@ static void take_evidence(struct bisect_ctx *x, const struct analysed *an, int i
 	}
 	s->runs = r->nruns;
 	s->blocks = an->cmp.blocks_total;
+	s->slowest_s = slowest_run(r);
 	s->stop_reason = r->stop_reason ? xstrdup(r->stop_reason) : NULL;
 }
 
@@ -764,6 +862,7 @@ static void step_init(struct bisect_ctx *x, struct bisect_rec_step *s, enum bise
 	bisect_rec_commit_copy(&s->c, c);
 	s->position = position;
 	s->build_exit = -1;
+	s->slowest_s = NAN;
 }
 
 static void set_reason(struct bisect_ctx *x, struct bisect_rec_step *s)
@@ -860,8 +959,8 @@ static int candidate(struct bisect_ctx *x, const struct bisect_next *nx, struct 
 	if (!rc && s.build == BUILD_FAILED)
 		rc = skip_candidate(x, &s, NULL, err);
 	else if (!rc) {
-		say(x, "step %d: %s %s (%zu of %zu), against good and bad", s.index, c->abbrev,
-		    c->subject, pos + 1, x->n);
+		say(x, "step %d: %s %s (%zu of %zu still open), against good and bad", s.index,
+		    c->abbrev, c->subject, nx->nleft, x->n);
 		snprintf(name, sizeof(name), "%02d-%s.json", s.index, c->abbrev);
 		rc = compare_step(x, &vs, 0, name, &s, err);
 		if (rc == 2) {
@@ -880,21 +979,50 @@ static int candidate(struct bisect_ctx *x, const struct bisect_next *nx, struct 
 	return rc;
 }
 
-/* The culprit against its parent: the size of its own change. */
+/* The first parent of the commit at pos, as a record: the range's entry,
+ * good, or read from git. 1 for a root commit (none). */
+static int parent_of(struct bisect_ctx *x, size_t pos, struct bisect_rec_commit *p,
+		     struct error *err)
+{
+	const char *sha = x->rg.first_parent[pos];
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	if (!sha[0])
+		return 1;
+	if (!strmap_get(&x->at, sha, 40, &i)) {
+		bisect_rec_commit_copy(p, &x->range[i]);
+		return 0;
+	}
+	if (!strcmp(sha, x->b->good.sha)) {
+		bisect_rec_commit_copy(p, &x->b->good);
+		return 0;
+	}
+	return git_describe(x->top, sha, p, err);
+}
+
+/* The culprit against its (first) parent: the size of its own change. */
 static int confirm(struct bisect_ctx *x, size_t pos, struct error *err)
 {
 	struct bisect_result *b = x->b;
-	const struct bisect_rec_commit *parent = pos ? &x->range[pos - 1] : &b->good;
-	struct variant_set vs = { { parent, &x->range[pos] }, { "parent", "culprit" }, 2 };
+	struct bisect_rec_commit parent;
+	struct variant_set vs = { { &parent, &x->range[pos] }, { "parent", "culprit" }, 2 };
 	struct bisect_rec_step s;
 	char name[64];
-	int rc;
+	int rc = parent_of(x, pos, &parent, err);
 
+	if (rc == 1) {
+		bisect_add_note(b, 1, "the culprit %s is a root commit: there is no parent to "
+				"compare it with", x->range[pos].abbrev);
+		return 0;
+	}
+	if (rc)
+		return -1;
 	step_init(x, &s, STEP_CONFIRM, &x->range[pos], pos + 1);
-	rc = prepare_commit(x, parent, &s, err) || prepare_commit(x, &x->range[pos], &s, err);
+	rc = prepare_commit(x, &parent, &s, err) || prepare_commit(x, &x->range[pos], &s, err);
 	if (!rc) {
 		say(x, "confirming: %s against its parent %s%s", x->range[pos].abbrev,
-		    parent->abbrev, x->o->profile ? ", profiled" : "");
+		    parent.abbrev, x->o->profile ? ", profiled" : "");
 		snprintf(name, sizeof(name), "%02d-confirm.json", s.index);
 		rc = compare_step(x, &vs, x->o->profile, name, &s, err);
 		rc = rc == 2 ? -1 : rc;
@@ -905,7 +1033,26 @@ static int confirm(struct bisect_ctx *x, size_t pos, struct error *err)
 		rc = record_step(x, &s, err);
 	}
 	bisect_rec_step_release(&s);
+	bisect_rec_commit_release(&parent);
 	return rc;
+}
+
+/* A merge named as the culprit: what that means, and where to look next. */
+static void merge_culprit(struct bisect_ctx *x, size_t pos)
+{
+	const struct bisect_rec_commit *c = &x->range[pos];
+
+	if (x->rg.nparents[pos] < 2)
+		return;
+	if (x->o->first_parent)
+		bisect_add_note(x->b, 0, "the culprit %s is a merge on the first-parent line: the "
+				"change came with the branch it merged; to find the commit on that "
+				"branch, bisect without --first-parent (--good %.12s --bad %s)",
+				c->abbrev, x->rg.first_parent[pos], c->abbrev);
+	else
+		bisect_add_note(x->b, 0, "the culprit %s is a merge whose parents are both good: "
+				"the change comes from combining them (compared here with its first "
+				"parent)", c->abbrev);
 }
 
 static void set_culprit(struct bisect_ctx *x, size_t pos)
@@ -915,7 +1062,8 @@ static void set_culprit(struct bisect_ctx *x, size_t pos)
 	b->outcome = BISECT_FOUND;
 	b->has_culprit = 1;
 	bisect_rec_commit_copy(&b->culprit, &x->range[pos]);
-	memcpy(b->parent, pos ? x->range[pos - 1].sha : b->good.sha, 41);
+	memcpy(b->parent, x->rg.first_parent[pos], 41);
+	merge_culprit(x, pos);
 	if (b->has_confirm) {
 		b->change = b->confirm.vs_good;
 		if (b->confirm.call != CALL_DIFFER)
@@ -933,11 +1081,11 @@ static void set_remaining(struct bisect_ctx *x, const struct bisect_next *nx)
 
 	bisect_add_note(b, 1, "only commits that did not build are left: the first bad commit "
 			"is one of the %zu remaining; fix their build (or give --build) to decide",
-			nx->last - nx->first + 1);
+			nx->nleft);
 	b->outcome = BISECT_SKIPPED_ONLY;
-	b->remaining = xcalloc(nx->last - nx->first + 1, sizeof(*b->remaining));
-	for (size_t i = nx->first; i <= nx->last; i++)
-		bisect_rec_commit_copy(&b->remaining[b->nremaining++], &x->range[i]);
+	b->remaining = xcalloc(nx->nleft, sizeof(*b->remaining));
+	for (size_t i = 0; i < nx->nleft; i++)
+		bisect_rec_commit_copy(&b->remaining[b->nremaining++], &x->range[nx->left[i]]);
 }
 
 /* The last candidate step decided, or NULL. */
@@ -998,9 +1146,9 @@ static void stopped_at(struct bisect_ctx *x, const struct bisect_rec_step *s)
 /* Candidates until one call ends the search. 1: interrupted. */
 static int search(struct bisect_ctx *x, struct error *err)
 {
-	struct bisect_next nx;
+	struct bisect_next nx = { 0 };
 	const struct bisect_rec_step *last;
-	int rc;
+	int rc = 0;
 
 	for (;;) {
 		last = last_candidate(x->b);
@@ -1008,16 +1156,20 @@ static int search(struct bisect_ctx *x, struct error *err)
 			stopped_at(x, last);
 			return 0;
 		}
-		bisect_next(x->marks, x->n, &nx);
+		bisect_next_release(&nx);
+		bisect_next(&x->rg.dag, x->marks, &nx);
 		if (nx.what == NEXT_SKIPPED_ONLY) {
 			set_remaining(x, &nx);
+			bisect_next_release(&nx);
 			return 0;
 		}
 		if (nx.what == NEXT_FOUND)
 			break;
 		rc = candidate(x, &nx, err);
-		if (rc)
+		if (rc) {
+			bisect_next_release(&nx);
 			return rc;
+		}
 	}
 	if (!x->b->has_confirm && (rc = confirm(x, nx.pos, err)))
 		return rc;
@@ -1049,6 +1201,32 @@ static void take_premise(struct bisect_result *b)
 				"the middle of the premise's change (%+.1f%%) it lies: a commit "
 				"changing less than about a fifth of that (±%.1f%%) may be called "
 				"like an endpoint", 100 * (r - 1), 100 * expm1(fabs(log(r)) / 5));
+}
+
+/*
+ * Every run after the premise stops at --timeout, or else at ten times the
+ * premise's slowest run (at least DEFAULT_TIMEOUT_MIN s): a candidate whose
+ * program hangs is skipped instead of holding the search for ever.
+ */
+#define DEFAULT_TIMEOUT_MIN 10.0
+static void set_timeout(struct bisect_ctx *x)
+{
+	double slowest = x->b->premise.slowest_s;
+
+	if (x->o->timeout_s > 0) {
+		x->timeout_s = x->o->timeout_s;
+		return;
+	}
+	if (!isfinite(slowest)) {
+		bisect_add_note(x->b, 1, "the premise's runs have no wall time to set a timeout "
+				"from: a candidate whose program hangs holds the search; give "
+				"--timeout S");
+		return;
+	}
+	x->timeout_s = fmax(DEFAULT_TIMEOUT_MIN, 10 * slowest);
+	bisect_add_note(x->b, 0, "a run longer than %.3g s is stopped and its candidate "
+			"skipped (ten times the premise's slowest run, at least %g s; --timeout "
+			"S to change)", x->timeout_s, DEFAULT_TIMEOUT_MIN);
 }
 
 static void remove_worktrees(struct bisect_ctx *x)
@@ -1086,6 +1264,7 @@ static int run_all(struct bisect_ctx *x, struct error *err)
 	if (rc)
 		return rc;
 	take_premise(x->b);
+	set_timeout(x);
 	if (x->b->premise.call != CALL_DIFFER) {
 		x->b->outcome = BISECT_NO_DIFFERENCE;
 		return 0;
@@ -1096,7 +1275,7 @@ static int run_all(struct bisect_ctx *x, struct error *err)
 
 int bisect_run(const struct bisect_opts *o, struct bisect_result *b, struct error *err)
 {
-	struct bisect_ctx x = { .o = o, .b = b, .journal_fd = -1 };
+	struct bisect_ctx x = { .o = o, .b = b, .journal_fd = -1, .timeout_s = o->timeout_s };
 	int rc;
 
 	bisect_result_init(b);
@@ -1117,9 +1296,8 @@ int bisect_run(const struct bisect_opts *o, struct bisect_result *b, struct erro
 	if (x.journal_fd >= 0)
 		close(x.journal_fd);
 	json_decref(x.args);
-	for (size_t i = 0; i < x.n; i++)
-		bisect_rec_commit_release(&x.range[i]);
-	free(x.range);
+	git_range_release(&x.rg);
+	strmap_release(&x.at);
 	free(x.marks);
 	free(x.metrics);
 	free(x.top);

@@ -30,6 +30,8 @@ struct bisect_opts {
 	char *const *argv;		/* the measured command */
 	uint64_t seed;
 	int keep_worktrees;
+	int first_parent;		/* --first-parent: bad's first-parent line only */
+	double timeout_s;		/* --timeout of every run (0: from the premise) */
 	/* One line per event of the search (a step decided, a build skipped),
 	 * for the terminal; and the campaign's progress per run. */
 	void (*say)(const char *line, void *data);

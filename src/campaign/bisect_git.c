@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "campaign/bisect_git.h"
+#include "core/strmap.h"
 
 #define GIT_OUTPUT_MAX ((size_t)64 << 20)
 
@@ -223,45 +224,143 @@ static int parse_commit_line(char *line, struct bisect_rec_commit *c)
 	return 0;
 }
 
-static int parse_commits(struct strbuf *out, struct bisect_rec_commit **cs, size_t *n,
-			 struct error *err)
-{
-	size_t alloc = 0;
-	char *save = NULL;
+/* Room for a line's parents, before the range's indices are known. */
+struct parents_text {
+	char **text;		/* per commit: its parents' hashes, space-separated */
+	size_t alloc;
+};
 
-	*cs = NULL;
-	*n = 0;
-	for (char *l = strtok_r(out->buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		ALLOC_GROW(*cs, *n + 1, alloc);
-		if (parse_commit_line(l, &(*cs)[*n]))
-			return error_set(err, ERR_RUNTIME, "cannot read git's list of commits "
-					 "('%.60s')", l);
-		(*n)++;
-	}
+/* "H h P1 P2\x1fsubject" -> c and the parents' text. */
+static int parse_range_line(char *line, struct bisect_rec_commit *c, char **parents)
+{
+	char *us = strchr(line, '\x1f'), *sp, *sp2;
+
+	memset(c, 0, sizeof(*c));
+	sp = strchr(line, ' ');
+	if (!us || !sp || sp - line != 40 || sp > us)
+		return -1;
+	sp2 = strchr(sp + 1, ' ');
+	if (!sp2 || sp2 > us || (size_t)(sp2 - sp - 1) >= sizeof(c->abbrev))
+		return -1;
+	memcpy(c->sha, line, 40);
+	memcpy(c->abbrev, sp + 1, (size_t)(sp2 - sp - 1));
+	*parents = xstrndup(sp2 + 1, (size_t)(us - sp2 - 1));
+	c->subject = xstrdup(us + 1);
 	return 0;
 }
 
-int git_range(const char *top, const char *good, const char *bad, struct bisect_rec_commit **out,
-	      size_t *n, int *merges, struct error *err)
+/* Each commit's parents in the range, as indices: the dag. A parent
+ * outside it is an ancestor of good. first_parent: the first one only. */
+static void link_parents(struct git_range *r, char **parents, int first_parent)
 {
-	struct strbuf list = STRBUF_INIT, m = STRBUF_INIT, range = STRBUF_INIT;
+	struct strmap at = STRMAP_INIT;
+	size_t alloc = 0, k = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		strmap_put(&at, r->c[i].sha, 40, i);
+	r->dag.n = r->n;
+	r->dag.first = xcalloc(r->n + 1, sizeof(*r->dag.first));
+	r->first_parent = xcalloc(r->n ? r->n : 1, sizeof(*r->first_parent));
+	r->nparents = xcalloc(r->n ? r->n : 1, sizeof(*r->nparents));
+	for (size_t i = 0; i < r->n; i++) {
+		char *save = NULL;
+		int nth = 0;
+
+		r->dag.first[i] = k;
+		for (char *p = strtok_r(parents[i], " ", &save); p;
+		     p = strtok_r(NULL, " ", &save), nth++) {
+			size_t j;
+
+			if (!nth && strlen(p) == 40)
+				memcpy(r->first_parent[i], p, 41);
+			r->nparents[i]++;
+			if ((first_parent && nth) || strmap_get(&at, p, strlen(p), &j) || j >= i)
+				continue;
+			ALLOC_GROW(r->dag.par, k + 1, alloc);
+			r->dag.par[k++] = j;
+		}
+	}
+	r->dag.first[r->n] = k;
+	if (!r->dag.par)
+		r->dag.par = xcalloc(1, sizeof(*r->dag.par));
+	strmap_release(&at);
+}
+
+static int parse_range(struct strbuf *out, struct git_range *r, int first_parent,
+		       struct error *err)
+{
+	struct parents_text pt = { 0 };
+	size_t alloc = 0;
+	char *save = NULL;
+	int rc = 0;
+
+	for (char *l = strtok_r(out->buf, "\n", &save); l && !rc;
+	     l = strtok_r(NULL, "\n", &save)) {
+		ALLOC_GROW(r->c, r->n + 1, alloc);
+		ALLOC_GROW(pt.text, r->n + 1, pt.alloc);
+		if (parse_range_line(l, &r->c[r->n], &pt.text[r->n]))
+			rc = error_set(err, ERR_RUNTIME, "cannot read git's list of commits "
+				       "('%.60s')", l);
+		else
+			r->n++;
+	}
+	if (!rc)
+		link_parents(r, pt.text, first_parent);
+	for (size_t i = 0; i < r->n; i++)
+		free(pt.text[i]);
+	free(pt.text);
+	return rc;
+}
+
+int git_range(const char *top, const char *good, const char *bad, int first_parent,
+	      struct git_range *r, struct error *err)
+{
+	struct strbuf list = STRBUF_INIT, range = STRBUF_INIT;
+	const char *args[10] = { "log", "--reverse", "--topo-order", "--format=%H %h %P%x1f%s" };
+	size_t na = 4;
 	int st, rc;
 
+	memset(r, 0, sizeof(*r));
 	strbuf_addf(&range, "%s..%s", good, bad);
-	rc = git(top, (const char *[]){ "log", "--reverse", "--topo-order", "--ancestry-path",
-					"--format=%H %h %s", range.buf, NULL }, &list, NULL, &st,
-		 err);
+	if (first_parent)
+		args[na++] = "--first-parent";
+	args[na++] = range.buf;
+	args[na] = NULL;
+	rc = git(top, args, &list, NULL, &st, err);
 	if (!rc && st)
 		rc = error_set(err, ERR_RUNTIME, "git log exited with %d", st);
 	if (!rc)
-		rc = parse_commits(&list, out, n, err);
-	if (!rc)
-		rc = git(top, (const char *[]){ "rev-list", "--merges", "--count", "--ancestry-path",
-					        range.buf, NULL }, &m, NULL, &st, err);
-	*merges = !rc && atoi(m.buf) > 0;
+		rc = parse_range(&list, r, first_parent, err);
+	for (size_t i = 0; !rc && i < r->n; i++)
+		r->merges += r->dag.first[i + 1] - r->dag.first[i] > 1;
 	strbuf_release(&list);
-	strbuf_release(&m);
 	strbuf_release(&range);
+	return rc;
+}
+
+void git_range_release(struct git_range *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		bisect_rec_commit_release(&r->c[i]);
+	free(r->c);
+	free(r->first_parent);
+	free(r->nparents);
+	bisect_dag_release(&r->dag);
+	memset(r, 0, sizeof(*r));
+}
+
+int git_merge_base(const char *top, const char *a, const char *b, char sha[41],
+		   struct error *err)
+{
+	struct strbuf out = STRBUF_INIT;
+	int st, rc = 0;
+
+	sha[0] = '\0';
+	if (git(top, (const char *[]){ "merge-base", a, b, NULL }, &out, NULL, &st, err))
+		rc = -1;
+	else if (!st && out.len >= 40)
+		memcpy(sha, out.buf, 40), sha[40] = '\0';
+	strbuf_release(&out);
 	return rc;
 }
 

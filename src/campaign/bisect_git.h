@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "core/strbuf.h"
+#include "analysis/bisect.h"
 #include "result/bisect.h"
 
 /*
@@ -40,11 +41,26 @@ int git_check_clean(const char *top, struct error *err);
 /* Is a an ancestor of b: 1, 0, or -1 with err. */
 int git_is_ancestor(const char *top, const char *a, const char *b, struct error *err);
 
-/* The commits in (good, bad] that descend from good, oldest first (*n
- * of them, bad the last), with their abbreviations and subjects; *merges
- * is set when there are merge commits among them. */
-int git_range(const char *top, const char *good, const char *bad, struct bisect_rec_commit **out,
-	      size_t *n, int *merges, struct error *err);
+/* The commits to search: those reachable from bad and not from good
+ * (`git rev-list bad ^good`; first_parent: bad's first-parent line only),
+ * parents before children, bad the last; the dag of their parents in the
+ * range, each one's first parent (any commit), and how many are merges. */
+struct git_range {
+	struct bisect_rec_commit *c;
+	size_t n;
+	struct bisect_dag dag;
+	char (*first_parent)[41];	/* "" for a root commit */
+	size_t *nparents;		/* all of each one's parents */
+	size_t merges;
+};
+
+int git_range(const char *top, const char *good, const char *bad, int first_parent,
+	      struct git_range *r, struct error *err);
+void git_range_release(struct git_range *r);
+
+/* The best common ancestor of a and b into sha ("" when they have none). */
+int git_merge_base(const char *top, const char *a, const char *b, char sha[41],
+		   struct error *err);
 
 /* The abbreviation and subject of sha. */
 int git_describe(const char *top, const char *sha, struct bisect_rec_commit *c, struct error *err);

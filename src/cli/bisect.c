@@ -124,6 +124,8 @@ int cmd_bisect(int argc, const char **argv)
 		{ OPT_LIST, 'm', "metrics", &metrics, "list", "metrics to measure; the first is followed unless --primary (default wall-time)" },
 		{ OPT_STRING, 0, "primary", &o.primary, "metric", "the metric every decision follows (an exact count such as allocs or call:FN decides in a few runs)" },
 		{ OPT_DOUBLE, 0, "max-time", &o.max_time_s, "s", "time budget of each comparison (default 300)", 0.001, 1e7 },
+		{ OPT_DOUBLE, 0, "timeout", &o.timeout_s, "s", "a run longer than s seconds is stopped; a candidate's skips it (default: 10 times the premise's slowest run, at least 10 s)", 0.001, 1e7 },
+		{ OPT_BOOL, 0, "first-parent", &o.first_parent, NULL, "follow bad's first-parent line only: a merge is tested as one commit" },
 		{ OPT_BOOL, 0, "profile", &o.profile, NULL, "profile the culprit against its parent: where the difference is" },
 		{ OPT_STRING, 'o', "output", &o.dir, "dir", "results directory: journal, result, steps, builds, worktrees (default pmustat-bisect)" },
 		{ OPT_BOOL, 0, "keep-worktrees", &o.keep_worktrees, NULL, "keep the candidates' worktrees when the search ends" },

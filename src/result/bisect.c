@@ -194,6 +194,8 @@ json_t *bisect_rec_step_json(const struct bisect_rec_step *s, const char *metric
 		json_object_set_new(o, "window", json_pack("{s:I, s:I}", "lo",
 							   (json_int_t)s->window_lo, "hi",
 							   (json_int_t)s->window_hi));
+	if (isfinite(s->slowest_s) && s->slowest_s >= 0)
+		json_object_set_new(o, "slowest_run_s", json_real(s->slowest_s));
 	return o;
 }
 
@@ -483,5 +485,8 @@ int bisect_rec_step_from_json(const json_t *j, struct bisect_rec_step *s, const 
 	}
 	s->window_lo = (size_t)json_integer_value(json_object_get(json_object_get(j, "window"), "lo"));
 	s->window_hi = (size_t)json_integer_value(json_object_get(json_object_get(j, "window"), "hi"));
+	s->slowest_s = json_is_number(json_object_get(j, "slowest_run_s"))
+			       ? fmax(0, json_number_value(json_object_get(j, "slowest_run_s")))
+			       : NAN;
 	return 0;
 }

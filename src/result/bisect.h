@@ -84,6 +84,7 @@ struct bisect_rec_step {
 	char *result;			/* the step's compare result, relative, or NULL */
 	size_t window_lo, window_hi;	/* candidate: the positions still open when it
 					 * was chosen (0 = good); hi 0: not known */
+	double slowest_s;		/* premise: its slowest run's wall time (s), or NaN */
 };
 
 /* A function (base, culprit: its share of the profiled time) or an

@@ -288,7 +288,7 @@ for f in err; do [ "$(grep -c '^error: ' $f)" = 1 ] || fail "more than one error
 (cd one && git checkout -q notes.txt)
 bisect one --good HEAD~3 --bad HEAD -m allocs -o "$T/r1" -- ./prog
 expect_rc 2 "another bisect's directory"
-expect_in err "holds a bisect of other arguments"
+expect_in err "holds a bisect of good $(cd one && git rev-parse --short=12 HEAD~24) and bad"
 if command -v flock >/dev/null; then
 	# One bisect per directory: another one holding its journal refuses this one.
 	flock r1/bisect.journal sh -c "cd one && '$PMUSTAT' bisect --good HEAD~24 --bad HEAD \

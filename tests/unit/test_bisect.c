@@ -103,35 +103,64 @@ static void test_decide(void **state)
 	assert_int_equal(bisect_premise(&open, 0.01), CALL_SAME);
 }
 
-/* Run the search on n commits whose first bad one is at first_bad, with
- * the positions in skip[] unbuildable; returns the decisions made. */
-static size_t search(size_t n, size_t first_bad, const size_t *skip, size_t nskip,
-		     struct bisect_next *end)
+/* Run the search over g, whose bad commits are those with is_bad[i] set,
+ * with the commits in skip[] unbuildable; returns the decisions made. */
+static size_t search_dag(const struct bisect_dag *g, const unsigned char *is_bad,
+			 const size_t *skip, size_t nskip, struct bisect_next *end)
 {
 	enum bisect_mark m[64] = { 0 };
 	size_t decisions = 0;
 
+	m[g->n - 1] = MARK_BAD;
 	for (;;) {
 		int skipped = 0;
 
-		bisect_next(m, n, end);
+		bisect_next_release(end);
+		bisect_next(g, m, end);
 		if (end->what != NEXT_TEST)
 			return decisions;
 		assert_true(end->window_lo <= end->pos && end->pos < end->window_hi);
+		assert_int_equal(m[end->pos], MARK_UNKNOWN);
 		for (size_t i = 0; i < nskip; i++)
 			skipped |= skip[i] == end->pos;
 		if (skipped) {
 			m[end->pos] = MARK_SKIP;
 			continue;
 		}
-		m[end->pos] = end->pos >= first_bad ? MARK_BAD : MARK_GOOD;
+		m[end->pos] = is_bad[end->pos] ? MARK_BAD : MARK_GOOD;
 		decisions++;
 	}
 }
 
+/* The same on a line of n commits whose first bad one is at first_bad. */
+static size_t search(size_t n, size_t first_bad, const size_t *skip, size_t nskip,
+		     struct bisect_next *end)
+{
+	struct bisect_dag g;
+	unsigned char is_bad[64];
+	size_t d;
+
+	for (size_t i = 0; i < n; i++)
+		is_bad[i] = i >= first_bad;
+	bisect_dag_line(&g, n);
+	d = search_dag(&g, is_bad, skip, nskip, end);
+	bisect_dag_release(&g);
+	return d;
+}
+
+static void next_on_line(const enum bisect_mark *m, size_t n, struct bisect_next *nx)
+{
+	struct bisect_dag g;
+
+	bisect_dag_line(&g, n);
+	bisect_next_release(nx);
+	bisect_next(&g, m, nx);
+	bisect_dag_release(&g);
+}
+
 static void test_next(void **state)
 {
-	struct bisect_next nx;
+	struct bisect_next nx = { 0 };
 	enum bisect_mark m[5] = { 0 };
 
 	(void)state;
@@ -139,13 +168,14 @@ static void test_next(void **state)
 	{
 		enum bisect_mark big[24] = { 0 };
 
-		bisect_next(big, 24, &nx);
+		next_on_line(big, 24, &nx);
 		assert_int_equal(nx.what, NEXT_TEST);
 		assert_int_equal(nx.pos, 11);
 		assert_int_equal(nx.window_lo, 0);
 		assert_int_equal(nx.window_hi, 24);
+		assert_int_equal(nx.nleft, 24);
 		big[11] = MARK_SKIP;	/* the build failed: the nearer lower one */
-		bisect_next(big, 24, &nx);
+		next_on_line(big, 24, &nx);
 		assert_int_equal(nx.pos, 10);
 	}
 	/* Every first bad position is found within ceil(log2 n) decisions. */
@@ -175,24 +205,100 @@ static void test_next(void **state)
 
 		search(24, 11, skip, 1, &nx);
 		assert_int_equal(nx.what, NEXT_SKIPPED_ONLY);
-		assert_int_equal(nx.first, 11);
-		assert_int_equal(nx.last, 12);
+		assert_int_equal(nx.nleft, 2);
+		assert_int_equal(nx.left[0], 11);
+		assert_int_equal(nx.left[1], 12);
 	}
 	/* Nothing unknown between a good and a bad one: found. */
 	m[0] = MARK_GOOD;
 	m[1] = MARK_GOOD;
 	m[2] = MARK_BAD;
-	bisect_next(m, 5, &nx);
+	next_on_line(m, 5, &nx);
 	assert_int_equal(nx.what, NEXT_FOUND);
 	assert_int_equal(nx.pos, 2);
 	/* One commit: it is bad. */
-	bisect_next(m, 1, &nx);
+	next_on_line(m, 1, &nx);
 	assert_int_equal(nx.what, NEXT_FOUND);
 	assert_int_equal(nx.pos, 0);
+	bisect_next_release(&nx);
 	assert_int_equal(bisect_max_decisions(24), 5);
 	assert_int_equal(bisect_max_decisions(32), 5);
 	assert_int_equal(bisect_max_decisions(33), 6);
 	assert_int_equal(bisect_max_decisions(1), 0);
+}
+
+/*
+ * Two branches from good merged into bad (the history of issue 38's
+ * report): b1..b6 on one, a1 a2 on the other, in the order `git log
+ * --topo-order --reverse` gives, then the merge. Parents: b1 and a1 have
+ * good (outside the range) as theirs.
+ */
+enum { B1, B2, B3, B4, B5, B6, A1, A2, MERGE, NMERGED };
+
+static void merged_history(struct bisect_dag *g)
+{
+	static const size_t first[] = { 0, 0, 1, 2, 3, 4, 5, 5, 6, 8 };
+	static const size_t par[] = { B1, B2, B3, B4, B5, A1, B6, A2 };
+
+	g->n = NMERGED;
+	g->first = xcalloc(sizeof(first) / sizeof(first[0]), sizeof(size_t));
+	g->par = xcalloc(sizeof(par) / sizeof(par[0]), sizeof(size_t));
+	memcpy(g->first, first, sizeof(first));
+	memcpy(g->par, par, sizeof(par));
+}
+
+/* is_bad: the descendants of culprit (itself included). */
+static void descendants(const struct bisect_dag *g, size_t culprit, unsigned char *is_bad)
+{
+	memset(is_bad, 0, g->n);
+	is_bad[culprit] = 1;
+	for (size_t i = 0; i < g->n; i++)
+		for (size_t k = g->first[i]; k < g->first[i + 1]; k++)
+			is_bad[i] |= is_bad[g->par[k]];
+}
+
+static void test_next_merges(void **state)
+{
+	struct bisect_dag g;
+	struct bisect_next nx = { 0 };
+	unsigned char is_bad[NMERGED];
+	enum bisect_mark m[NMERGED] = { 0 };
+
+	(void)state;
+	merged_history(&g);
+	/* Every commit as the culprit is found, the one on the short branch
+	 * too (a line search over this order named the merge). */
+	for (size_t c = 0; c < NMERGED; c++) {
+		size_t d;
+
+		descendants(&g, c, is_bad);
+		d = search_dag(&g, is_bad, NULL, 0, &nx);
+		assert_int_equal(nx.what, NEXT_FOUND);
+		assert_int_equal(nx.pos, c);
+		assert_true(d <= 5);
+	}
+	/* The first test splits the nine: b4 reaches b1..b4 (4 of 9). */
+	m[MERGE] = MARK_BAD;
+	bisect_next(&g, m, &nx);
+	assert_int_equal(nx.what, NEXT_TEST);
+	assert_int_equal(nx.pos, B4);
+	assert_int_equal(nx.nleft, NMERGED);
+	/* b4..b6 good (b6 makes b1..b5 good): a1, a2 and the merge are open,
+	 * and a1, reaching one of three, is tested. */
+	m[B6] = MARK_GOOD;
+	bisect_next(&g, m, &nx);
+	assert_int_equal(nx.nleft, 3);
+	assert_int_equal(nx.pos, A1);
+	/* a2 bad: only a1 and a2 are open, whatever b6 said. */
+	m[A2] = MARK_BAD;
+	m[A1] = MARK_SKIP;
+	bisect_next(&g, m, &nx);
+	assert_int_equal(nx.what, NEXT_SKIPPED_ONLY);
+	assert_int_equal(nx.nleft, 2);
+	assert_int_equal(nx.left[0], A1);
+	assert_int_equal(nx.left[1], A2);
+	bisect_next_release(&nx);
+	bisect_dag_release(&g);
 }
 
 static void test_step_json(void **state)
@@ -252,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_sides),
 		cmocka_unit_test(test_decide),
 		cmocka_unit_test(test_next),
+		cmocka_unit_test(test_next_merges),
 		cmocka_unit_test(test_step_json),
 	};
 

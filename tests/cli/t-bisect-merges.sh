@@ -1,0 +1,120 @@
+# pmustat bisect on histories with merges, as git bisect defines the first
+# bad commit (a good commit makes its ancestors good, a bad one its
+# descendants bad): the culprit on a short branch merged into a longer one
+# is found and compared with its real parent; --first-parent names the
+# merge that brought it; diverged or reversed endpoints and a moved --bad
+# get a hint that names commits; a candidate whose program hangs is stopped
+# by --timeout and skipped. Every metric is an exact count (allocations, via
+# the preload shim): nothing depends on the host's load.
+. "$TESTLIB"
+command -v git >/dev/null || { echo "SKIP: git is not installed"; exit 77; }
+command -v cc >/dev/null || { echo "SKIP: no C compiler"; exit 77; }
+T=$(pwd)
+export GIT_CONFIG_NOSYSTEM=1 HOME="$T" GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t \
+	GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+
+# A program allocating ALLOCS times a run (cost.h), or hanging (hang.h).
+start_repo() {
+	mkdir "$1" && cd "$1" || fail "cannot make $1"
+	git init -q -b main
+	cat >prog.c <<-'EOF'
+	#include <stdlib.h>
+	#include <unistd.h>
+	#include "cost.h"
+	#include "hang.h"
+	int main(void)
+	{
+	#ifdef HANG
+		for (;;)
+			pause();
+	#endif
+		for (int i = 0; i < ALLOCS; i++)
+			free(malloc(16));
+		return 0;
+	}
+	EOF
+	echo '#define ALLOCS 100' >cost.h
+	: >hang.h
+	echo 0 >notes.txt
+	git add -A && git commit -qm start && git tag good
+}
+tidy() { echo "$1" >>notes.txt && git commit -qam "tidy $1"; }
+costly() { echo '#define ALLOCS 200' >cost.h && git commit -qam "allocate 200 times"; }
+
+bisect() { (cd "$1" && shift && "$PMUSTAT" bisect --seed 7 "$@" >"$T/out" 2>"$T/err"); echo $? >"$T/rc"; }
+expect_rc() { expect_eq "$(cat "$T/rc")" "$1" "$2: exit code" || true; }
+
+# --- the culprit on a two-commit branch merged into a six-commit one ---------
+# good; a: A1 (the culprit), A2; b: B1..B6; bad = the merge (b's side first).
+start_repo m
+git checkout -q -b a && costly && echo a2 >a2.txt && git add a2.txt && git commit -qm A2
+git checkout -q main && for i in 1 2 3 4 5 6; do tidy "B$i"; done
+git merge -q --no-edit a && git tag bad
+a1=$(git rev-parse a~1)
+cd "$T"
+bisect m --good good --bad bad --build 'cc -o prog prog.c' -m allocs -o "$T/r1" -- ./prog
+[ "$(cat rc)" = 0 ] || { cat out err; fail "bisect exited $(cat rc)"; }
+expect_eq "$(jv r1/bisect.json culprit.commit)" "$a1" "the culprit is A1, as git bisect names it"
+expect_eq "$(jv r1/bisect.json culprit.parent)" "$(cd m && git rev-parse good)" "A1's parent is good, not a commit of b"
+expect_eq "$(jv r1/bisect.json confirm.vs_good.verdict)" higher "A1 against its real parent"
+expect_eq "$(jv r1/bisect.json candidates)" 9 "B1..B6, A1, A2 and the merge"
+expect_in r1/bisect.json "1 merge: as in git bisect"
+d=$(jv r1/bisect.json decisions)
+[ "$d" -le 4 ] || fail "$d decisions for 9 commits"
+# Each tested commit is named once, and the merge (known bad) never.
+dups=$(grep -o '"kind":"candidate","commit":"[0-9a-f]*"' r1/bisect.journal | sort | uniq -d)
+[ -z "$dups" ] || fail "a commit tested twice: $dups"
+expect_not_in r1/bisect.journal "\"kind\":\"candidate\",\"commit\":\"$(cd m && git rev-parse bad)\""
+
+# --- --first-parent: the mainline's view, the merge brought it --------------
+bisect m --good good --bad bad --first-parent --build 'cc -o prog prog.c' -m allocs -o "$T/r2" -- ./prog
+[ "$(cat rc)" = 0 ] || { cat out err; fail "bisect --first-parent exited $(cat rc)"; }
+expect_eq "$(jv r2/bisect.json culprit.commit)" "$(cd m && git rev-parse bad)" "the merge, on the first-parent line"
+expect_eq "$(jv r2/bisect.json culprit.parent)" "$(cd m && git rev-parse bad^1)" "the merge's first parent"
+expect_eq "$(jv r2/bisect.json candidates)" 7 "B1..B6 and the merge"
+expect_in r2/bisect.json "bisect without --first-parent"
+
+# --- endpoints that are not in order -----------------------------------------
+bisect m --good a --bad main~1 -- ./prog
+expect_rc 2 "diverged"
+expect_in err "is not an ancestor of --bad 'main~1'"
+expect_in err "hint: they have diverged since $(cd m && git rev-parse --short=12 good)"
+expect_not_in err "swap"
+bisect m --good bad --bad good -- ./prog
+expect_rc 2 "reversed"
+expect_in err "hint: --bad 'good' comes before --good 'bad' in the history: swap them"
+
+# --- a rerun after --bad's branch moved names the journal's commits ---------
+(cd m && tidy after)
+bisect m --good good --bad main --build 'cc -o prog prog.c' -m allocs -o "$T/r1" -- ./prog
+expect_rc 2 "--bad moved"
+expect_in err "holds a bisect of good $(cd m && git rev-parse --short=12 good) and bad $(cd m && git rev-parse --short=12 bad)"
+expect_in err "hint: resume it with --good $(cd m && git rev-parse --short=12 good) --bad $(cd m && git rev-parse --short=12 bad)"
+[ "$(grep -c '^error: ' err)" = 1 ] || fail "more than one error line"
+bisect m --good good --bad bad --build 'cc -o prog prog.c' -m allocs,frees -o "$T/r1" -- ./prog
+expect_rc 2 "other metrics"
+expect_in err "holds a bisect of other arguments (its 'metrics' differs)"
+
+# --- a candidate whose program hangs is stopped and skipped -----------------
+# Eight commits: 4 doubles the allocations, 2 hangs. Tested: 4 (bad), 2
+# (hangs: skipped after --timeout), 1, 3.
+start_repo h
+tidy 1
+echo '#define HANG 1' >hang.h && git commit -qam "hang"
+: >hang.h && git commit -qam "stop hanging"
+costly
+for i in 5 6 7 8; do tidy "$i"; done
+cd "$T"
+bisect h --good good --bad main --timeout 5 --build 'cc -o prog prog.c' -m allocs -o "$T/r3" -- ./prog
+[ "$(cat rc)" = 0 ] || { cat out err; fail "bisect with a hanging candidate exited $(cat rc)"; }
+expect_eq "$(jv r3/bisect.json culprit.subject)" "allocate 200 times" "the culprit past a hanging commit"
+expect_eq "$(jv r3/bisect.json skipped)" 1 "the hanging commit is skipped"
+expect_eq "$(jv r3/bisect.json steps.1.subject)" "hang" "the step skipped"
+expect_in r3/bisect.json "timed out after 5 s"
+expect_in err "skip: "
+# Without --timeout, the premise sets one, and says so.
+bisect h --good main~5 --bad main~4 --build 'cc -o prog prog.c' -m allocs -o "$T/r4" -- ./prog
+expect_rc 0 "one candidate"
+expect_in r4/bisect.json "a run longer than"
+expect_in r4/bisect.json "ten times the premise's slowest run"
+exit 0
