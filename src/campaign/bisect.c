@@ -1244,12 +1244,54 @@ static void remove_worktrees(struct bisect_ctx *x)
 	}
 }
 
+/* s names the file at path or under it (both resolved where they exist). */
+static int path_under(const char *s, const char *top)
+{
+	char *real = realpath(s, NULL);
+	const char *p = real ? real : s;
+	size_t n = strlen(top);
+	int under = !strncmp(p, top, n) && (p[n] == '/' || !p[n]);
+
+	free(real);
+	return under;
+}
+
+/*
+ * The measured command runs in each candidate's worktree, and a relative
+ * program path is the candidate's build; a path into the user's own work
+ * tree, or an absolute program, is the same file for every candidate —
+ * then the search measures nothing that changes with the commit but what
+ * the program reads from its working directory. Said at the start.
+ */
+static void check_program(struct bisect_ctx *x)
+{
+	char *const *a = x->o->argv;
+
+	for (size_t i = 0; a[i]; i++)
+		if (a[i][0] == '/' && path_under(a[i], x->top)) {
+			bisect_add_note(x->b, 1, "'%s' is in your work tree, not in a candidate's "
+					"worktree: every candidate uses that one file; name it "
+					"relative to the repository (./%s) to use each commit's",
+					a[i], a[i] + strlen(x->top) + (a[i][strlen(x->top)] == '/'));
+			say(x, "warning: %s", x->b->notes[x->b->nnotes - 1].text);
+			return;
+		}
+	if (a[0][0] == '/') {
+		bisect_add_note(x->b, 1, "the program '%s' is the same file for every candidate: "
+				"only what it reads from its working directory (the candidate's "
+				"worktree) changes; name the commit's build relative to the "
+				"repository (-- ./prog) to measure each commit's", a[0]);
+		say(x, "warning: %s", x->b->notes[x->b->nnotes - 1].text);
+	}
+}
+
 static int setup(struct bisect_ctx *x, struct error *err)
 {
 	if (git_toplevel(&x->top, err) || git_check_clean(x->top, err) ||
 	    check_revisions(x, err) || make_dirs(x, err))
 		return -1;
 	fill_head(x);
+	check_program(x);
 	/* The document is there from the start (complete: false), so that
 	 * report shows a search that is still running. */
 	return load_range(x, err) || journal_open(x, err) || write_result(x, err) ? -1 : 0;

@@ -95,6 +95,13 @@ bisect m --good good --bad bad --build 'cc -o prog prog.c' -m allocs,frees -o "$
 expect_rc 2 "other metrics"
 expect_in err "holds a bisect of other arguments (its 'metrics' differs)"
 
+# --- a program in the user's work tree is the same file for every candidate --
+(cd m && cc -o prog prog.c) || fail "cannot build prog in m"
+bisect m --good bad~1 --bad bad --build 'cc -o prog prog.c' -m allocs -o "$T/r5" -- "$T/m/prog"
+expect_rc 4 "the same program for good and bad: no difference"
+expect_in err "warning: '$T/m/prog' is in your work tree, not in a candidate's worktree"
+expect_in r5/bisect.json "name it relative to the repository (./prog)"
+
 # --- a candidate whose program hangs is stopped and skipped -----------------
 # Eight commits: 4 doubles the allocations, 2 hangs. Tested: 4 (bad), 2
 # (hangs: skipped after --timeout), 1, 3.
