@@ -208,7 +208,9 @@ static int load_range(struct bisect_ctx *x, struct error *err)
 	for (size_t i = 0; i < x->n; i++)
 		bisect_rec_commit_copy(&x->b->range[x->b->nrange++], &x->range[i]);
 	x->b->candidates = x->n;
-	x->b->max_decisions = bisect_max_decisions(x->n);
+	/* A binary search's bound holds on a line of history; across merges
+	 * a test may settle fewer than half the open commits (0: no bound). */
+	x->b->max_decisions = r->merges && !x->o->first_parent ? 0 : bisect_max_decisions(x->n);
 	return 0;
 }
 

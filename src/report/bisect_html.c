@@ -109,9 +109,11 @@ static void outcome(const struct bisect_page *p, struct strbuf *out)
 			strbuf_adds(out, "</pre>\n");
 		}
 	}
-	strbuf_addf(out, "<p class=\"note\">%zu decisions (at most %zu without skips), %zu "
-		    "skipped, %zu measured runs in all, premise and confirmation included.</p>\n",
-		    d->decisions, d->max_decisions, d->skipped, d->runs_total);
+	strbuf_addf(out, "<p class=\"note\">%zu decisions", d->decisions);
+	if (d->max_decisions)
+		strbuf_addf(out, " (at most %zu without skips)", d->max_decisions);
+	strbuf_addf(out, ", %zu skipped, %zu measured runs in all, premise and confirmation "
+		    "included.</p>\n", d->skipped, d->runs_total);
 	strbuf_release(&text);
 }
 

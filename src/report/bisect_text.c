@@ -225,8 +225,10 @@ void report_bisect_text(const struct bisect_result *d, int verbose, struct strbu
 
 	header(d, out);
 	bisect_outcome_text(d, out);
-	strbuf_addf(out, "  %zu decisions (at most %zu without skips), %zu skipped, %zu runs\n\n",
-		    d->decisions, d->max_decisions, d->skipped, d->runs_total);
+	strbuf_addf(out, "  %zu decisions", d->decisions);
+	if (d->max_decisions)
+		strbuf_addf(out, " (at most %zu without skips)", d->max_decisions);
+	strbuf_addf(out, ", %zu skipped, %zu runs\n\n", d->skipped, d->runs_total);
 	bisect_steps_model(d, 0, &t);
 	texttable_render(&t, 2, out);
 	texttable_release(&t);

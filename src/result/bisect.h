@@ -114,7 +114,7 @@ struct bisect_result {
 	double alpha, noise_band;	/* the premise's band (compare's) */
 	double step_band;		/* the candidates' (a quarter of the premise's change) */
 	struct bisect_rec_commit good, bad;
-	size_t candidates, max_decisions;
+	size_t candidates, max_decisions;	/* max_decisions 0: no bound (merges) */
 	int has_premise;
 	struct bisect_rec_step premise;
 	struct bisect_rec_step *steps;

@@ -61,6 +61,8 @@ expect_eq "$(jv r1/bisect.json candidates)" 9 "B1..B6, A1, A2 and the merge"
 expect_in r1/bisect.json "1 merge: as in git bisect"
 d=$(jv r1/bisect.json decisions)
 [ "$d" -le 4 ] || fail "$d decisions for 9 commits"
+expect_eq "$(jv r1/bisect.json max_decisions)" 0 "no binary search's bound across merges"
+expect_not_in out "at most"
 # Each tested commit is named once, and the merge (known bad) never.
 dups=$(grep -o '"kind":"candidate","commit":"[0-9a-f]*"' r1/bisect.journal | sort | uniq -d)
 [ -z "$dups" ] || fail "a commit tested twice: $dups"
@@ -72,6 +74,7 @@ bisect m --good good --bad bad --first-parent --build 'cc -o prog prog.c' -m all
 expect_eq "$(jv r2/bisect.json culprit.commit)" "$(cd m && git rev-parse bad)" "the merge, on the first-parent line"
 expect_eq "$(jv r2/bisect.json culprit.parent)" "$(cd m && git rev-parse bad^1)" "the merge's first parent"
 expect_eq "$(jv r2/bisect.json candidates)" 7 "B1..B6 and the merge"
+expect_eq "$(jv r2/bisect.json max_decisions)" 3 "ceil(log2(7)) on a line"
 expect_in r2/bisect.json "bisect without --first-parent"
 
 # --- endpoints that are not in order -----------------------------------------
