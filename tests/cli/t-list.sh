@@ -1,6 +1,10 @@
 # pmustat list: metrics with availability and reasons, per uarch and on
 # fixtures; --json; --events with a filter.
 . "$TESTLIB"
+# Described uarchs must not be the host (on a Zen 4 host --uarch zen4 is
+# checked, not described): the host is pretended to be a CPU no run here
+# describes; the recorded machines set it empty, so their /proc says.
+export PMUSTAT_CPU=GenuineIntel-6-60
 
 run_pm 0 list --uarch zen4
 expect_in out "metrics on zen4: AMD Zen 4"
@@ -14,7 +18,7 @@ expect_in out "stalled-cycles-backend   no"
 
 # The VM without a PMU (recorded fixture: AMD family 26 model 2, a Zen 5), as
 # the host: its own catalogue, no generic fallback, and hardware is 'no'.
-PMUSTAT_SYSFS_ROOT=$FIXTURES/vm-nopmu/sys PMUSTAT_PROC_ROOT=$FIXTURES/vm-nopmu/proc \
+PMUSTAT_CPU= PMUSTAT_SYSFS_ROOT=$FIXTURES/vm-nopmu/sys PMUSTAT_PROC_ROOT=$FIXTURES/vm-nopmu/proc \
 	run_pm 0 list --json
 expect_eq "$(jv out host_checked)" "true" "checked"
 expect_eq "$(jv out uarch)" "zen5" "dev VM catalogue"
@@ -32,7 +36,7 @@ expect_eq "$cyc" "no" "cycles on a VM"
 expect_eq "$tc" "yes" "task-clock on a VM"
 case "$why" in *"no hardware PMU is exposed here"*) ;; *) fail "reason: $why" ;; esac
 
-PMUSTAT_SYSFS_ROOT=$FIXTURES/vm-nopmu/sys PMUSTAT_PROC_ROOT=$FIXTURES/vm-nopmu/proc \
+PMUSTAT_CPU= PMUSTAT_SYSFS_ROOT=$FIXTURES/vm-nopmu/sys PMUSTAT_PROC_ROOT=$FIXTURES/vm-nopmu/proc \
 	run_pm 0 list
 expect_in out "metrics on zen5: AMD Zen 5"
 expect_in out "checked against this host's PMUs and permissions"
