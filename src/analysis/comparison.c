@@ -199,6 +199,8 @@ static void compare_paired(const struct result *r, struct comparison *c, const d
 		c->sequential = 1;
 		/* A signed-rank p at a data-chosen n is not a p-value; this one is. */
 		c->p = stats_cs_pvalue(n, p.mean_d, p.sd_d, r->cs_rho);
+		if (c->lost)
+			c->lost = "its Hodges-Lehmann estimate";
 	}
 }
 
