@@ -12,7 +12,8 @@
 #                   (tests/pmu/run.sh; installs its packages, SKIP if it cannot)
 #   make fuzz       run each fuzz harness for FUZZ_SECONDS (clang; tests/fuzz/)
 #   make demo       the main job
-#   make bench      benchmarks (not tests: ratios against baselines)
+#   make bench      benchmarks (not tests: ratios against baselines;
+#                   BENCH_BASE=OLD_PMUSTAT adds an older build to hl-memory.sh)
 #   make install PREFIX=/usr/local   (also the bash and zsh completions)
 
 PREFIX  ?= /usr/local
@@ -120,6 +121,7 @@ bench: all
 	@sh bench/compare-rules.sh $(abspath $(INTERNAL))
 	@sh bench/regions.sh $(abspath $(BUILD))
 	@python3 bench/bisect.py $(abspath $(PMUSTAT))
+	@sh bench/hl-memory.sh $(abspath $(PMUSTAT)) $(BENCH_BASE)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \

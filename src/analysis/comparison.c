@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error.h"
 #include "core/sort.h"
 #include "core/strbuf.h"
 #include "analysis/analysis.h"
@@ -132,6 +133,23 @@ static void fill_centres(struct comparison *c, const double *a, const double *b,
 	c->cv_b = n > 1 && c->mean_b ? sqrt(qb / (double)(n - 1)) / fabs(c->mean_b) : NAN;
 }
 
+/*
+ * A statistic that could not allocate its memory is left out, and c->lost
+ * says what, for the warning (from_comparisons, warnings.c) and the JSON:
+ * never a NaN p that reads like "no test" (#38: `report` under ulimit -v
+ * showed "—" for wall time's p 0.038 and said nothing else). The stats
+ * functions fail only for memory here, the values being positive. A
+ * comparison lost whole is CMP_NONE.
+ */
+static void out_of_memory(struct comparison *c, const char *lost, int whole)
+{
+	c->lost = lost;
+	if (whole) {
+		c->method = CMP_NONE;
+		c->why = "out of memory computing it";
+	}
+}
+
 /* ranks 0: a sequential comparison gets no rank statistics (its p is the
  * confidence sequence's; the Hodges-Lehmann estimate is only reported), so
  * that the stopping rule's look after every block stays O(n). */
@@ -139,11 +157,21 @@ static void compare_paired(const struct result *r, struct comparison *c, const d
 			   const double *b, size_t n, int ranks)
 {
 	struct stats_paired p;
+	struct error err;
+	int rc;
 
 	if (ranks || !(r->decide && n >= COMPARE_CS_MIN_N))
-		stats_paired_ratio(a, b, n, 0.95, &p, NULL);
+		rc = stats_paired_ratio(a, b, n, 0.95, &p, &err);
 	else
-		stats_paired_moments(a, b, n, 0.95, &p, NULL);
+		rc = stats_paired_moments(a, b, n, 0.95, &p, &err);
+	/* The moments come first: when only the ranks ran out, the interval
+	 * and verdict stand, without the p that Holm needs (#38). */
+	if (rc < 0 && isnan(p.mean_d)) {
+		out_of_memory(c, "the whole comparison", 1);
+		return;
+	}
+	if (rc < 0)
+		out_of_memory(c, "its signed-rank p-value and Hodges-Lehmann estimate", 0);
 	c->method = CMP_PAIRED;
 	c->ratio = p.ratio;
 	c->p = p.p_signed_rank;
@@ -171,6 +199,8 @@ static void compare_paired(const struct result *r, struct comparison *c, const d
 		c->sequential = 1;
 		/* A signed-rank p at a data-chosen n is not a p-value; this one is. */
 		c->p = stats_cs_pvalue(n, p.mean_d, p.sd_d, r->cs_rho);
+		if (c->lost)
+			c->lost = "its Hodges-Lehmann estimate";
 	}
 }
 
@@ -178,8 +208,10 @@ static void compare_unpaired(struct comparison *c, const double *a, size_t na, c
 			     size_t nb)
 {
 	struct stats_unpaired u;
+	struct error err;
 
-	stats_unpaired_ratio(a, na, b, nb, 0.95, &u, NULL);
+	if (stats_unpaired_ratio(a, na, b, nb, 0.95, &u, &err) < 0)
+		out_of_memory(c, "its Mann-Whitney p-value", 0);
 	c->method = CMP_UNPAIRED;
 	c->ratio = u.ratio;
 	c->ci_lo = u.ci_lo;
@@ -297,6 +329,7 @@ static void compare_one(const struct result *r, const struct layout *l, struct c
 	c->ratio = c->ci_lo = c->ci_hi = c->p = c->p_holm = c->hl_ratio = c->half_log = NAN;
 	c->mean_d = c->sd_d = NAN;
 	c->estimate = EST_PLAIN;
+	c->lost = NULL;
 	fill_centres(c, a, b, n);
 	if (n == 0 && compare_cross(r, l, c)) {
 		/* inputs from different groups: done above */
@@ -351,8 +384,11 @@ static void apply_holm(const struct result *r, struct comparison_set *s, size_t 
 
 	for (size_t i = 0; i < s->n; i++) {
 		s->c[i].role = role_of(r, s->c[i].metric);
+		/* A p lost to memory may have been any p: counting it as 1
+		 * keeps the family's size and can only raise the others'
+		 * adjusted p, never lower them (#38). */
 		if (s->c[i].variant == v && s->c[i].role == ROLE_FAMILY)
-			p[k++] = s->c[i].p;
+			p[k++] = s->c[i].lost && isnan(s->c[i].p) ? 1.0 : s->c[i].p;
 	}
 	stats_holm_adjust(p, k, adj);
 	k = 0;
@@ -365,7 +401,8 @@ static void apply_holm(const struct result *r, struct comparison_set *s, size_t 
 			c->p_holm = c->p;
 			continue;
 		}
-		c->p_holm = adj[k++];
+		c->p_holm = c->lost && isnan(c->p) ? NAN : adj[k];
+		k++;
 		if (stats_verdict_directional(c->verdict) && c->method != CMP_EXACT &&
 		    !(c->p_holm < COMPARE_ALPHA)) {
 			c->held_by_holm = 1;
@@ -647,6 +684,8 @@ static json_t *comparison_json(const struct result *r, const struct comparison *
 	json_object_set_new(o, "exact_varies", json_boolean(c->exact_varies));
 	if (c->why)
 		json_object_set_new(o, "why", json_string(c->why));
+	if (c->lost)
+		json_object_set_new(o, "lost_to_memory", json_string(c->lost));
 	if (c->role == ROLE_PRIMARY && isfinite(noise->spread))
 		json_object_set_new(o, "host_noise", noise_json(r, noise));
 	return o;

@@ -76,6 +76,8 @@ struct comparison {
 	int sequential;			/* interval is an always-valid confidence sequence */
 	int exact_varies;		/* an exact-kind count varied more than expected */
 	const char *why;		/* CMP_NONE: reason (static string) */
+	const char *lost;		/* what running out of memory left out of it
+					 * (static string: a warning says so), or NULL */
 };
 
 struct comparison_set {

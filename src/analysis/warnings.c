@@ -5,6 +5,7 @@
  */
 #include "analysis/warnings.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,7 @@ static const struct {
 	{ "multiplexed", "runs left out as multiplexed" },
 	{ "noise", "noise from outside the program" },
 	{ "varies", "counts that should not vary, but did:" },
+	{ "memory", "statistics left out for want of memory:" },
 };
 
 static const char *label_of(const char *kind)
@@ -48,7 +50,8 @@ static void add(struct warning_set *w, const char *kind, const char *metric,
 }
 
 /* The comparisons' warnings: the primary metric drowned in the host's
- * noise; exact counts that varied between blocks. */
+ * noise; exact counts that varied between blocks; statistics that ran out
+ * of memory. */
 static void from_comparisons(struct warning_set *w, const struct result *r,
 			     const struct comparison_set *s)
 {
@@ -64,6 +67,16 @@ static void from_comparisons(struct warning_set *w, const struct result *r,
 		const struct comparison *c = &s->c[i];
 		struct strbuf sb = STRBUF_INIT;
 
+		if (c->lost) {
+			strbuf_addf(&sb, "%s left out: out of memory computing it", c->lost);
+			if (c->role == ROLE_FAMILY && isnan(c->p))
+				strbuf_adds(&sb, " (the Holm adjustment of the other metrics "
+						 "counts its p as 1)");
+			add(w, "memory", r->metrics[c->metric].name, r->variants[c->variant].name,
+			    own(w, strbuf_detach(&sb)),
+			    "the runs are all kept: give pmustat more memory (ulimit -v) and run "
+			    "'pmustat report' on the result again");
+		}
 		if (!c->exact_varies)
 			continue;
 		strbuf_addf(&sb, "a count that should not vary, but its ratio ranged over "

@@ -46,8 +46,8 @@ int stats_paired_ratio(const double *a, const double *b, size_t n, double level,
 		       struct stats_paired *out, struct error *err);
 
 /* The same without the rank statistics (p_signed_rank and hl_ratio stay
- * NaN): O(n) where the Hodges-Lehmann estimate's Walsh averages take
- * O(n^2 log n), for a stopping rule that looks after every block and reads
+ * NaN): O(n) where the ranks and the Hodges-Lehmann estimate take
+ * O(n log n), for a stopping rule that looks after every block and reads
  * only the moments. */
 int stats_paired_moments(const double *a, const double *b, size_t n, double level,
 			 struct stats_paired *out, struct error *err);

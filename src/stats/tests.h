@@ -75,8 +75,11 @@ int stats_signed_rank(const double *d, size_t n, struct stats_signed_rank *out,
 
 /*
  * Hodges-Lehmann one-sample estimate: the median of the n(n+1)/2 Walsh
- * averages (d_i + d_j)/2, i <= j (Hodges & Lehmann 1963). For paired data
- * pass the differences. *est is NaN for n == 0.
+ * averages (d_i + d_j)/2, i <= j (Hodges & Lehmann 1963), each computed as
+ * the double 0.5 * (d_i + d_j); for an even count the mean 0.5 * (lo + hi)
+ * of the middle two. For paired data pass the differences. *est is NaN for
+ * n == 0. Selected without forming the averages: O(n log n) time expected,
+ * O(n) memory (32 bytes a value).
  */
 int stats_hodges_lehmann(const double *d, size_t n, double *est,
 			 struct error *err);

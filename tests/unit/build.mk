@@ -22,3 +22,11 @@ $(BUILD)/tests/test_analysed: tests/unit/test_analysed.c $(TEST_CLI_MAIN) \
 .PHONY: golden-update
 golden-update: $(BUILD)/tests/test_golden
 	PMUSTAT_GOLDEN_UPDATE=1 $(BUILD)/tests/test_golden
+
+# test_comparison_oom fails each allocation of one analysis in turn: the
+# allocators are wrapped by the linker so that the test's __wrap_malloc
+# (calloc, realloc) decides, with nothing to that end in the library.
+$(BUILD)/tests/test_comparison_oom: tests/unit/test_comparison_oom.c $(INTERNAL)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(CFLAGS) $(LDFLAGS) -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc \
+		-MMD -MP -o $@ $< $(INTERNAL) -lcmocka -lpfm $(LDLIBS_BASE)

@@ -14,8 +14,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "core/error.h"
+#include "core/rng.h"
 #include "stats/tests.h"
 
 static void test_welch_t2(void **state)
@@ -208,6 +211,87 @@ static void test_hodges_lehmann(void **state)
 	assert_true(isnan(est));
 }
 
+/*
+ * The definition, computed the way stats_hodges_lehmann() did before it
+ * selected instead of sorting (#38): every Walsh average 0.5 (d_i + d_j),
+ * i <= j, in input order, sorted, and the middle one or the mean of the
+ * middle two.
+ */
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+static double hl_brute(const double *d, size_t n)
+{
+	size_t m = n * (n + 1) / 2, k = 0;
+	double *w = malloc(m * sizeof(double)), est;
+
+	assert_non_null(w);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i; j < n; j++)
+			w[k++] = 0.5 * (d[i] + d[j]);
+	qsort(w, m, sizeof(double), cmp_double);
+	est = m % 2 ? w[m / 2] : 0.5 * (w[m / 2 - 1] + w[m / 2]);
+	free(w);
+	return est;
+}
+
+/* Draws of several shapes: continuous log ratios, a few distinct values
+ * (ties everywhere), tick-granular times, and values whose sums round. */
+static void hl_draw(struct rng *g, double *d, size_t n, int shape)
+{
+	for (size_t i = 0; i < n; i++) {
+		double u = (double)(rng_next(g) >> 11) / 9007199254740992.0;
+
+		switch (shape) {
+		case 0:
+			d[i] = (u - 0.5) * 0.02;
+			break;
+		case 1:
+			d[i] = (double)rng_below(g, 4) - 1.5;
+			break;
+		case 2:
+			d[i] = log((double)(1000 + rng_below(g, 7))) - log(1003.0);
+			break;
+		default:
+			d[i] = (rng_below(g, 2) ? 1e16 : 1.0) * (u + 0.1);
+			break;
+		}
+	}
+	if (n > 3)	/* duplicates in random places */
+		d[rng_below(g, n)] = d[rng_below(g, n)];
+}
+
+static void test_hodges_lehmann_brute(void **state)
+{
+	static double d[300];
+	struct error err;
+	struct rng g;
+	size_t checked = 0;
+
+	(void)state;
+	rng_init(&g, 38);
+	for (size_t n = 1; n <= 300; n += n < 40 ? 1 : 13)
+		for (int shape = 0; shape < 4; shape++)
+			for (int rep = 0; rep < (n < 40 ? 6 : 2); rep++) {
+				double est, want;
+
+				hl_draw(&g, d, n, shape);
+				want = hl_brute(d, n);
+				assert_int_equal(stats_hodges_lehmann(d, n, &est, &err), 0);
+				if (memcmp(&est, &want, sizeof(est))) {
+					fprintf(stderr, "n %zu shape %d rep %d: %.17g, brute force %.17g\n",
+						n, shape, rep, est, want);
+					fail();
+				}
+				checked++;
+			}
+	assert_true(checked > 1000);
+}
+
 static void test_spearman(void **state)
 {
 	static const double x[] = { 1, 2, 2, 3, 4, 6, 5 };
@@ -268,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_signed_rank_exact),
 		cmocka_unit_test(test_signed_rank_ties_normal),
 		cmocka_unit_test(test_hodges_lehmann),
+		cmocka_unit_test(test_hodges_lehmann_brute),
 		cmocka_unit_test(test_spearman),
 		cmocka_unit_test(test_holm),
 	};
