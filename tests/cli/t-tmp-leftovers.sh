@@ -96,7 +96,8 @@ mkdir -p "tmp/$held/0/theirs"
 chown nobody "tmp/$held/0/theirs" 2>/dev/null || rm -r "tmp/$held"
 
 run_pm 0 stat -r 1 -- true
-[ ! -e "tmp/$exec_dir" ] || fail "the killed compare's exec directory was left: $(find "tmp/$exec_dir")"
+[ ! -e "tmp/$exec_dir" ] ||
+	fail "the killed compare's exec directory was left: $(find "tmp/$exec_dir")"
 [ ! -e "tmp/$reused" ] || fail "an exec directory of a reused pid was left: $(find "tmp/$reused")"
 [ -d "tmp/$live/0" ] || fail "a live process's exec directory was removed"
 [ -f keep/file ] || fail "a link in an exec directory was followed"
