@@ -69,15 +69,24 @@ EOF2
 chmod +x block.sh
 setsid "$PMUSTAT" compare -q --blocks 2 -- ./block.sh -- ./block.sh >/dev/null 2>&1 &
 pid=$!
+stop() {	# the compare (its program released), on every path
+	if [ -n "$pid" ] && kill -9 -$pid 2>/dev/null; then
+		wait $pid 2>/dev/null
+		exec 3<>go
+		exec 3>&-
+	fi
+	pid=""
+}
+trap stop EXIT
 i=0
 # (its last link made: the directory is complete)
 while ! [ -L "$(echo tmp/pmustat-exec-$pid-*/1/block.sh)" ] && [ $i -lt 20000 ]; do i=$((i+1)); done
-exec_dir=$(ls tmp | grep "^pmustat-exec-$pid-") ||
-	{ kill -9 -$pid; fail "no exec directory of pmustat $pid"; }
-kill -9 -$pid
-wait $pid 2>/dev/null
-exec 3<>go
-exec 3>&-
+exec_dir=$(ls tmp | grep "^pmustat-exec-$pid-") || fail "no exec directory of pmustat $pid"
+# A pmustat started meanwhile keeps the running one's directory.
+run_pm 0 stat -r 1 -- true
+[ -L "tmp/$exec_dir/1/block.sh" ] || fail "a live compare's exec directory was removed"
+expect_not_in out "$exec_dir"
+stop
 [ -L "tmp/$exec_dir/0/block.sh" ] || fail "no link in the killed campaign's exec directory"
 
 # Made by hand: the same shape for a reused pid, with a link to a directory
