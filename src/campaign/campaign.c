@@ -14,10 +14,36 @@
 #include <unistd.h>
 
 #include "backend/elf.h"
+#include "backend/uprobe_trace.h"
 #include "campaign/mechanism.h"
 #include "campaign/target.h"
+#include "core/path.h"
 #include "core/strbuf.h"
 #include "result/journal.h"
+
+/*
+ * What pmustat processes killed before their clean-up left on this machine
+ * (temporary directories, uprobe trace events that pin the probed file's
+ * file system) goes at every start, whatever this campaign will use: a
+ * later campaign of another kind would otherwise never take them. Said,
+ * as anything pmustat does to the machine.
+ */
+static void sweep_leftovers(struct campaign *c)
+{
+	struct strbuf dirs = STRBUF_INIT, groups = STRBUF_INIT;
+	size_t nd = tmpdir_sweep(&dirs), ne = uprobe_trace_sweep(&groups);
+
+	if (nd)
+		result_add_note(&c->res, NOTE_NOTE, NULL, NULL, "removed %zu temporary "
+				"director%s left by pmustat processes that were killed: %s", nd,
+				nd == 1 ? "y" : "ies", dirs.buf);
+	if (ne)
+		result_add_note(&c->res, NOTE_NOTE, NULL, NULL, "removed %zu uprobe trace "
+				"event%s left in tracefs by pmustat processes that were killed "
+				"(group %s)", ne, ne == 1 ? "" : "s", groups.buf);
+	strbuf_release(&dirs);
+	strbuf_release(&groups);
+}
 
 int campaign_init(struct campaign *c, const struct campaign_opts *o, const char *command,
 		  struct error *err)
@@ -31,6 +57,7 @@ int campaign_init(struct campaign *c, const struct campaign_opts *o, const char 
 	if (spawner_start(&c->server, err))
 		return -1;
 	result_init(&c->res, command);
+	sweep_leftovers(c);
 	if (c->server.forked)
 		result_add_note(&c->res, NOTE_WARNING, "max-rss", "install pmustat-spawner next to "
 				"pmustat (make install does), or set PMUSTAT_SPAWNER",

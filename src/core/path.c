@@ -1,8 +1,9 @@
 /*
- * path_search and tmpdir_make (see path.h). The search mirrors glibc's
- * execvpe: entries are taken left to right, an empty one (a leading, trailing
- * or doubled ':') stands for the current directory, and a candidate that is
- * not an executable regular file is skipped rather than ending the search.
+ * path_search, tmpdir_make and tmpdir_sweep (see path.h). The search mirrors
+ * glibc's execvpe: entries are taken left to right, an empty one (a leading,
+ * trailing or doubled ':') stands for the current directory, and a candidate
+ * that is not an executable regular file is skipped rather than ending the
+ * search. The sweep removes only what tmpdir_make makes, by its names.
  */
 #include "core/path.h"
 
@@ -15,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/owner.h"
 #include "core/strbuf.h"
 
 int path_usable(const char *path, int mode)
@@ -53,96 +55,110 @@ char *path_search(const char *name, const char *path_env, int mode)
 	return NULL;
 }
 
-/* The start time of process pid (clock ticks after boot, field 22 of
- * /proc/PID/stat), 0 when it is not running. With the pid it names one
- * process: a pid reused later has another start time. */
-static unsigned long long proc_start(long pid)
+/* Every prefix tmpdir_make is given: the sweep removes these only. */
+static const char *const tmp_prefixes[] = { "pmustat-calls.", "pmustat-exec-", "pmustat-sim." };
+
+/* pmustat's deepest: DIR/<index>/<link> (run/execpath.c). */
+#define SWEEP_DEPTH 3
+
+static const char *tmp_root(void)
 {
-	char path[64], buf[1024], *p;
-	unsigned long long start = 0;
-	ssize_t n;
-	int fd;
+	const char *tmp = getenv("TMPDIR");
 
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');	/* the command name may hold anything */
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
-			 "%*d %*d %*d %*d %llu", &start) != 1)
-		return 0;
-	return start;
-}
-
-/* Empty and remove dir (the files of one pmustat directory: no
- * subdirectories, a link is removed, not followed). */
-static void remove_flat(int parent, const char *name)
-{
-	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	struct dirent *e;
-
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			unlinkat(dirfd(d), e->d_name, 0);
-	closedir(d);
-	unlinkat(parent, name, AT_REMOVEDIR);
+	return tmp && *tmp ? tmp : "/tmp";
 }
 
 /*
- * Remove what pmustat processes killed before they could clean up left in
- * tmp: directories <prefix><pid>-<start>-XXXXXX of this user whose process
- * (pid with that start time) is gone. A live campaign's directory, another
- * user's, a link or a name of another form is never touched.
+ * Remove directory name of parent with what it holds, down to depth
+ * levels: this user's entries on file system dev only. A link is removed,
+ * never followed; a mount point, another user's entry or a deeper
+ * directory is left, and so is the directory holding it. 0 when name is
+ * gone.
  */
-static void tmpdir_sweep(const char *tmp, const char *prefix)
+static int remove_tree(int parent, const char *name, dev_t dev, int depth)
 {
-	DIR *d = opendir(tmp);
-	size_t plen = strlen(prefix);
+	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
 	struct dirent *e;
+	DIR *d;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || st.st_dev != dev || st.st_uid != geteuid() ||
+	    !(d = fdopendir(fd))) {
+		close(fd);
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    st.st_uid != geteuid())
+			continue;
+		if (!S_ISDIR(st.st_mode))
+			unlinkat(dirfd(d), e->d_name, 0);
+		else if (depth > 1 && st.st_dev == dev)
+			remove_tree(dirfd(d), e->d_name, dev, depth - 1);
+	}
+	closedir(d);
+	return unlinkat(parent, name, AT_REMOVEDIR);
+}
+
+/* Is name one of tmpdir_make's, <prefix><pid>-<start>-XXXXXX? Its owner
+ * into *pid and *start. */
+static int tmp_name(const char *name, long *pid, unsigned long long *start)
+{
+	for (size_t i = 0; i < sizeof(tmp_prefixes) / sizeof(tmp_prefixes[0]); i++) {
+		size_t plen = strlen(tmp_prefixes[i]);
+		int used = 0;
+
+		if (!strncmp(name, tmp_prefixes[i], plen) &&
+		    sscanf(name + plen, "%ld-%llu-%n", pid, start, &used) == 2 && used &&
+		    *pid > 0 && strlen(name + plen + used) == 6)
+			return 1;
+	}
+	return 0;
+}
+
+size_t tmpdir_sweep(struct strbuf *removed)
+{
+	const char *tmp = tmp_root();
+	DIR *d = opendir(tmp);
+	struct stat top;
+	struct dirent *e;
+	size_t n = 0;
 
 	if (!d)
-		return;
+		return 0;
+	if (fstat(dirfd(d), &top)) {
+		closedir(d);
+		return 0;
+	}
 	while ((e = readdir(d))) {
 		long pid;
 		unsigned long long start;
-		int used = 0;
 		struct stat st;
 
-		if (strncmp(e->d_name, prefix, plen) ||
-		    sscanf(e->d_name + plen, "%ld-%llu-%n", &pid, &start, &used) != 2 || !used ||
-		    pid <= 0 || strlen(e->d_name + plen + used) != 6)
+		if (!tmp_name(e->d_name, &pid, &start) ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || !owner_gone(pid, start) ||
+		    remove_tree(dirfd(d), e->d_name, top.st_dev, SWEEP_DEPTH))
 			continue;
-		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
-		    !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
-			continue;
-		if (proc_start(pid) != start)
-			remove_flat(dirfd(d), e->d_name);
+		if (removed)
+			strbuf_addf(removed, "%s%s/%s", n ? ", " : "", tmp, e->d_name);
+		n++;
 	}
 	closedir(d);
+	return n;
 }
 
 int tmpdir_make(const char *prefix, char **out, struct error *err)
 {
-	const char *tmp = getenv("TMPDIR");
+	const char *tmp = tmp_root();
 	struct strbuf sb = STRBUF_INIT;
 	long pid = (long)getpid();
 
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
 	*out = NULL;
-	tmpdir_sweep(tmp, prefix);
-	strbuf_addf(&sb, "%s/%s%ld-%llu-XXXXXX", tmp, prefix, pid, proc_start(pid));
+	strbuf_addf(&sb, "%s/%s%ld-%llu-XXXXXX", tmp, prefix, pid, owner_start(pid));
 	if (!mkdtemp(sb.buf)) {
 		error_set(err, ERR_RUNTIME, "cannot create a directory in '%s': %s", tmp,
 			  strerror(errno));

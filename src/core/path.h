@@ -9,7 +9,10 @@
 #ifndef PMU_CORE_PATH_H
 #define PMU_CORE_PATH_H
 
+#include <stddef.h>
+
 #include "core/error.h"
+#include "core/strbuf.h"
 
 /* PATH when the environment has none (the project's long-standing choice). */
 #define PATH_DEFAULT "/usr/local/bin:/usr/bin:/bin"
@@ -30,12 +33,22 @@ char *path_search(const char *name, const char *path_env, int mode);
 /*
  * Create a fresh directory <$TMPDIR or /tmp>/<prefix><pid>-<start>-XXXXXX,
  * mode 0700, and return its path in *out (caller frees); pid and start (its
- * start time, /proc/PID/stat) name the process that owns it. First the
- * directories of this prefix that a killed pmustat left behind are removed:
- * this user's, whose owner is no longer running (several pmustat processes
- * may run at once: a live one's directory is kept). On failure -1 with
- * "cannot create a directory in '<dir>': <reason>" and a hint about TMPDIR.
+ * start time, core/owner.h) name the process that owns it. prefix must be
+ * one tmpdir_sweep knows (path.c). On failure -1 with "cannot create a
+ * directory in '<dir>': <reason>" and a hint about TMPDIR.
  */
 int tmpdir_make(const char *prefix, char **out, struct error *err);
+
+/*
+ * Remove the directories that pmustat processes killed before they could
+ * clean up left under $TMPDIR (or /tmp): tmpdir_make's names, this user's,
+ * whose owner is gone (core/owner.h; several pmustat processes may run at
+ * once: a live one's directory is kept). Each goes with what it holds,
+ * without following a link, without leaving the file system, and only
+ * down to the depth pmustat makes; an entry of another user is left, and
+ * the directory with it. Returns how many were removed, their paths
+ * appended to removed (", " between them) unless NULL.
+ */
+size_t tmpdir_sweep(struct strbuf *removed);
 
 #endif

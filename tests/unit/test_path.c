@@ -2,8 +2,9 @@
  * Unit tests for core/path: the PATH search against execvp's rules on a
  * directory tree made here (entries in order, empty entries as the current
  * directory, files that cannot be executed or are not regular skipped, names
- * with '/' taken as they are), and the private directories of tmpdir_make
- * (where, which mode, and the error when TMPDIR cannot hold one).
+ * with '/' taken as they are), the private directories of tmpdir_make
+ * (where, which mode, and the error when TMPDIR cannot hold one), and the
+ * sweep of those a killed pmustat left (what it takes, what it leaves).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "core/owner.h"
 #include "core/path.h"
 #include "core/strbuf.h"
 
@@ -217,6 +219,101 @@ static void test_tmpdir(void **state)
 	free(old);
 }
 
+static void mkdir_at(const char *rel)
+{
+	char *p = at(rel);
+
+	assert_int_equal(mkdir(p, 0700), 0);
+	free(p);
+}
+
+static int exists_at(const char *rel)
+{
+	char *p = at(rel);
+	struct stat st;
+	int r = lstat(p, &st) == 0;
+
+	free(p);
+	return r;
+}
+
+static void rm_at(const char *rel)
+{
+	char *p = at(rel);
+
+	assert_int_equal(remove(p), 0);
+	free(p);
+}
+
+static void test_sweep(void **state)
+{
+	char *old = getenv("TMPDIR") ? xstrdup(getenv("TMPDIR")) : NULL;
+	char dead[64], live[64], deep[64], sub[256], *tmp = at("s"), *keep = at("keep"), *dead_path;
+	struct strbuf removed = STRBUF_INIT, want = STRBUF_INIT;
+	long pid = (long)getpid();
+
+	(void)state;
+	mkdir_at("s");
+	mkdir_at("keep");
+	put_file("keep/file", 0644);
+	assert_int_equal(setenv("TMPDIR", tmp, 1), 0);
+	/* A compare's exec directory whose pid was reused (this process, with
+	 * another start time): links to a directory, a file a level deeper. */
+	snprintf(dead, sizeof(dead), "s/pmustat-exec-%ld-1-AAAAAA", pid);
+	mkdir_at(dead);
+	dead_path = at(dead);
+	snprintf(sub, sizeof(sub), "%s/0_", dead);
+	mkdir_at(sub);
+	snprintf(sub, sizeof(sub), "%s/0_/prog", dead_path);
+	assert_int_equal(symlink(keep, sub), 0);
+	snprintf(sub, sizeof(sub), "%s/1", dead);
+	mkdir_at(sub);
+	snprintf(sub, sizeof(sub), "%s/1/x", dead);
+	mkdir_at(sub);
+	snprintf(sub, sizeof(sub), "%s/1/x/file", dead);
+	put_file(sub, 0600);
+	/* This process's own (live), and a dead one deeper than pmustat makes. */
+	snprintf(live, sizeof(live), "s/pmustat-sim.%ld-%llu-BBBBBB", pid, owner_start(pid));
+	mkdir_at(live);
+	snprintf(deep, sizeof(deep), "s/pmustat-calls.%ld-2-CCCCCC", pid);
+	mkdir_at(deep);
+	snprintf(sub, sizeof(sub), "%s/a", deep);
+	mkdir_at(sub);
+	snprintf(sub, sizeof(sub), "%s/a/b", deep);
+	mkdir_at(sub);
+	snprintf(sub, sizeof(sub), "%s/a/b/c", deep);
+	mkdir_at(sub);
+
+	assert_int_equal(tmpdir_sweep(&removed), 1);
+	strbuf_addf(&want, "%s", dead_path);
+	assert_string_equal(removed.buf, want.buf);
+	assert_false(exists_at(dead));
+	assert_true(exists_at("keep/file"));
+	assert_true(exists_at(live));
+	assert_true(exists_at(sub));
+	assert_int_equal(tmpdir_sweep(NULL), 0);
+
+	for (const char *const *r = (const char *const[]){ "/a/b/c", "/a/b", "/a", "", NULL };
+	     *r; r++) {
+		snprintf(sub, sizeof(sub), "%s%s", deep, *r);
+		rm_at(sub);
+	}
+	rm_at(live);
+	rm_at("s");
+	rm_at("keep/file");
+	rm_at("keep");
+	if (old)
+		setenv("TMPDIR", old, 1);
+	else
+		unsetenv("TMPDIR");
+	free(old);
+	free(tmp);
+	free(keep);
+	free(dead_path);
+	strbuf_release(&removed);
+	strbuf_release(&want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_empty_entries),
 		cmocka_unit_test(test_slash_and_environment),
 		cmocka_unit_test(test_tmpdir),
+		cmocka_unit_test(test_sweep),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

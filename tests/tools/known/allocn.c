@@ -19,6 +19,9 @@
  *            realloc of that to 0 bytes (which frees it), then free(NULL):
  *            inside a static glibc the first calls malloc and the second
  *            free, calls that are realloc's, not the program's
+ *     wait   first, read a byte from the file "go" of the working
+ *            directory (a FIFO: the test decides when it goes on, and
+ *            knows pmustat is in the middle of a run until then)
  *
  * One round is malloc, calloc, realloc, free, free (+ 4 allocations and 4
  * frees with `all`). The functions are called through volatile pointers so
@@ -27,6 +30,7 @@
  * uses no stdio, whose buffers would add allocations of their own.
  */
 #include <pthread.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +160,14 @@ int main(int argc, char **argv)
 	int all = has_mode(modes, "all");
 
 	hop = has_mode(modes, "hop");
+	if (has_mode(modes, "wait")) {
+		int fd = open("go", O_RDONLY);
+		char c;
+
+		if (fd < 0 || read(fd, &c, 1) < 0)
+			return 1;
+		close(fd);
+	}
 	if (mode_value(modes, "child=") > 0) {
 		pid_t pid = fork();
 		int st;
