@@ -56,6 +56,16 @@ sed 's#"result": "steps/06-confirm.json"#"result": "../../../etc/passwd"#' "$F/b
 run_pm 0 report -q evil.json --html e.html
 expect_not_in e.html 'root:'
 
+# --- a FIFO in a step result's place is refused, not waited on: the page
+# is written without it (and says so), within a bound ---
+mkdir -p fifo/steps
+cp "$F/bisect-found.json" fifo/bisect.json
+mkfifo fifo/steps/06-confirm.json
+timeout 20 "$PMUSTAT" report -q fifo/bisect.json --html f.html >out 2>err
+expect_eq "$?" 0 "report --html with a FIFO as the confirm step's result"
+expect_in f.html 'is not next to this bisect.json'
+[ -p fifo/steps/06-confirm.json ] || fail "the FIFO was replaced"
+
 # --- bad input: one line and a hint each ---
 sed 's/"runs": 54/"runs": "many"/' "$F/bisect-found.json" >broken.json
 run_pm 2 report broken.json
