@@ -260,7 +260,7 @@ static json_t *load(const char *path, struct error *err)
 
 	if (fd < 0)
 		return NULL;
-	doc = json_loadfd(fd, 0, &je);
+	doc = report_json_loadfd(fd, &je);
 	close(fd);
 	if (!doc) {
 		error_set(err, ERR_RUNTIME, "cannot read '%s': %s (line %d)", path, je.text,

@@ -65,6 +65,9 @@ int report_json_read(struct result *r, const char *path, struct error *err);
  * (close-on-exec), or -1 with err set to one line and hint as its hint.
  */
 int report_file_open(const char *path, const char *hint, struct error *err);
+/* Parse the JSON document read from fd to its end, in chunks (jansson's
+ * json_loadfd reads one byte per system call), without holding its text. */
+json_t *report_json_loadfd(int fd, json_error_t *je);
 /* The whole file at path, opened as above, appended to text: 0 or -1. */
 int report_file_slurp(const char *path, struct strbuf *text, const char *hint,
 		      struct error *err);

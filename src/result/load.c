@@ -20,10 +20,25 @@
 #include "result/journal.h"
 #include "result/json.h"
 
+static size_t read_chunk(void *buf, size_t len, void *data)
+{
+	ssize_t n;
+
+	do
+		n = read(*(int *)data, buf, len);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? (size_t)-1 : (size_t)n;
+}
+
+json_t *report_json_loadfd(int fd, json_error_t *je)
+{
+	return json_load_callback(read_chunk, &fd, 0, je);
+}
+
 static json_t *parse_fd(const char *path, int fd, struct error *err)
 {
 	json_error_t je;
-	json_t *doc = json_loadfd(fd, 0, &je);
+	json_t *doc = report_json_loadfd(fd, &je);
 
 	if (doc)
 		return doc;
