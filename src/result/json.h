@@ -40,7 +40,19 @@ const char *report_json_key(struct strbuf *tmp, const char *s);
  */
 json_t *report_json(const struct result *r, const json_t *sections);
 
-/* Write r as JSON to path ("-" = stdout), with sections as above. */
+/*
+ * The same document's text, byte for byte what json_dumps of report_json()
+ * writes (indented by one, then a newline), handed to sink piece by piece:
+ * each run is encoded and dumped on its own and freed before the next, so
+ * the tree of every run never exists at once. sink returns 0, or nonzero
+ * to fail the stream. 0, or -1 (a sink or encoding failure).
+ */
+typedef int report_json_sink(const char *buf, size_t len, void *data);
+int report_json_stream(const struct result *r, const json_t *sections, report_json_sink *sink,
+		       void *data);
+
+/* Write r as JSON to path ("-" = stdout), with sections as above, from
+ * report_json_stream's text (never the tree of every run). */
 int report_json_write(const struct result *r, const json_t *sections, const char *path,
 		      struct error *err);
 
