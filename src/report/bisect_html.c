@@ -3,8 +3,11 @@
  * its change, or why the search stopped), then the path of the search —
  * the range of commits as a line, good on the left and bad on the right,
  * one row per step with the candidate marked by its decision (like good,
- * like bad, skipped, neither, undecided), the decisions before it faint,
- * and the window the search was narrowing when the document has it — the
+ * like bad, skipped, neither, undecided), each decision carried down the
+ * later rows as a faint line (drawn once: the page grows linearly with the
+ * steps, where a row redrawing every earlier marker made 3,000 steps a
+ * 1 GB page), and the window the search was narrowing when the document
+ * has it — the
  * step table with each step's evidence against good and against bad (the
  * terminal's model, bisect_steps_model), the culprit, its profile (the
  * compare page's own sections on the confirm step's result), the notes and
@@ -32,7 +35,10 @@ static const char bisect_style[] =
 	"svg.bisect-path .axis{stroke:#bbb;stroke-width:1.5}svg.bisect-path .window{fill:#eef3f8}"
 	"svg.bisect-path circle.commit{fill:#fff;stroke:#aaa}svg.bisect-path .label{fill:#555}"
 	"svg.bisect-path .row-label{fill:#333;font-weight:600}"
-	".mark circle,.mark rect{stroke:#fff;stroke-width:1}.mark.past{opacity:.35}"
+	".mark circle,.mark rect{stroke:#fff;stroke-width:1}"
+	"line.trail{stroke-width:3;opacity:.3}line.o-like-good{stroke:#2e7d32}"
+	"line.o-like-bad{stroke:#c62828}line.o-skipped{stroke:#9e9e9e}"
+	"line.o-neither{stroke:#ef6c00}line.o-undecided{stroke:#f9a825}"
 	".o-like-good circle,.o-good circle{fill:#2e7d32}.o-like-bad circle,.o-bad circle{fill:#c62828}"
 	".o-skipped circle{fill:#9e9e9e}.o-neither circle{fill:#ef6c00}"
 	".o-undecided circle{fill:#f9a825}.o-differ circle,.o-same circle{fill:#1a4d80}"
@@ -180,34 +186,51 @@ static void commits_row(const struct bisect_result *d, double y, struct strbuf *
 	}
 }
 
-/* A step's marker: its outcome as the class, its commit and reason on hover;
- * past = an earlier decision repeated on a later row. */
-static void marker(const struct bisect_result *d, const struct bisect_rec_step *s, double y, int past,
-		   struct strbuf *out)
+/* "a09b342 release r12: like-good — like good: +0.3% ..." (a title). */
+static void decision_title(const struct bisect_rec_step *s, struct strbuf *out)
 {
-	double x = xpos(d, s->position);
-
-	strbuf_adds(out, "<g class=\"mark");
-	if (past)
-		strbuf_adds(out, " past");
-	strbuf_adds(out, " o-");
-	html_text(out, bisect_call_word(s->call));
-	strbuf_addf(out, "\" data-step=\"%d\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\"><title>",
-		    s->index, x, y, past ? 4 : 7);
+	strbuf_adds(out, "<title>");
 	commit_html(out, &s->c);
 	strbuf_adds(out, ": ");
 	html_text(out, bisect_call_word(s->call));
 	strbuf_adds(out, " &mdash; ");
 	html_text(out, str(s->reason));
-	strbuf_adds(out, "</title></circle>");
-	if (!past) {
-		strbuf_addf(out, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\">", x + 11, y + 4);
-		html_text(out, str(s->c.abbrev));
-		strbuf_adds(out, " ");
-		html_text(out, bisect_call_word(s->call));
-		strbuf_adds(out, "</text>");
-	}
-	strbuf_adds(out, "</g>\n");
+	strbuf_adds(out, "</title>");
+}
+
+/* A step's marker on its own row: its outcome as the class, its commit and
+ * reason on hover. */
+static void marker(const struct bisect_result *d, const struct bisect_rec_step *s, double y,
+		   struct strbuf *out)
+{
+	double x = xpos(d, s->position);
+
+	strbuf_adds(out, "<g class=\"mark o-");
+	html_text(out, bisect_call_word(s->call));
+	strbuf_addf(out, "\" data-step=\"%d\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"7\">",
+		    s->index, x, y);
+	decision_title(s, out);
+	strbuf_addf(out, "</circle><text class=\"label\" x=\"%.1f\" y=\"%.1f\">", x + 11, y + 4);
+	html_text(out, str(s->c.abbrev));
+	strbuf_adds(out, " ");
+	html_text(out, bisect_call_word(s->call));
+	strbuf_adds(out, "</text></g>\n");
+}
+
+/* A decision stays made on every later row: one faint line down from its
+ * row to the last, in its outcome's colour, with the same title as its
+ * marker. Once per step, not once per later row. */
+static void trail(const struct bisect_result *d, const struct bisect_rec_step *s, double y,
+		  double y_last, struct strbuf *out)
+{
+	double x = xpos(d, s->position);
+
+	strbuf_adds(out, "<line class=\"trail o-");
+	html_text(out, bisect_call_word(s->call));
+	strbuf_addf(out, "\" data-step=\"%d\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		    "y2=\"%.1f\">", s->index, x, y, x, y_last);
+	decision_title(s, out);
+	strbuf_adds(out, "</line>\n");
 }
 
 static void step_row(const struct bisect_result *d, size_t i, double y, struct strbuf *out)
@@ -224,11 +247,8 @@ static void step_row(const struct bisect_result *d, size_t i, double y, struct s
 			    xpos(d, s->window_lo), 18.0, s->window_lo, s->window_hi);
 	strbuf_addf(out, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
 		    xpos(d, 0), y, xpos(d, d->candidates), y);
-	for (size_t j = 0; j < i; j++)
-		if (d->steps[j].position <= d->candidates)
-			marker(d, &d->steps[j], y, 1, out);
 	if (s->position <= d->candidates)
-		marker(d, s, y, 0, out);
+		marker(d, s, y, out);
 	strbuf_adds(out, "</g>\n");
 }
 
@@ -244,6 +264,12 @@ static size_t culprit_position(const struct bisect_result *d)
 		if (!strcmp(d->steps[i].c.sha, d->culprit.sha))
 			return d->steps[i].position;
 	return 0;
+}
+
+/* The middle of step i's row (row 0 is the commits). */
+static double row_y(size_t i)
+{
+	return PATH_TOP + PATH_ROW * ((double)i + 1.5);
 }
 
 static void path_svg(const struct bisect_result *d, struct strbuf *out)
@@ -267,7 +293,11 @@ static void path_svg(const struct bisect_result *d, struct strbuf *out)
 	}
 	commits_row(d, PATH_TOP + PATH_ROW / 2, out);
 	for (size_t i = 0; i < d->nsteps; i++)
-		step_row(d, i, PATH_TOP + PATH_ROW * ((double)i + 1.5), out);
+		step_row(d, i, row_y(i), out);
+	/* the trails over the rows' shaded windows, from under each marker */
+	for (size_t i = 0; i + 1 < d->nsteps; i++)
+		if (d->steps[i].position <= d->candidates)
+			trail(d, &d->steps[i], row_y(i) + 7, row_y(d->nsteps - 1), out);
 	strbuf_adds(out, "</svg>\n");
 }
 
@@ -282,9 +312,9 @@ static void legend(struct strbuf *out)
 	};
 
 	strbuf_adds(out, "<p class=\"legend\">Commits in order, good on the left, bad on the "
-			 "right; one row per step, its candidate marked by the decision, earlier "
-			 "decisions faint, the shaded band the commits still open when it was "
-			 "chosen.");
+			 "right; one row per step, its candidate marked by the decision, each "
+			 "decision carried down the later rows as a faint line, the shaded band "
+			 "the commits still open when it was chosen.");
 	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
 		strbuf_addf(out, "<span class=\"swatch\" style=\"background:%s\"></span>%s",
 			    keys[i].color, keys[i].words);

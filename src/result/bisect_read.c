@@ -7,8 +7,8 @@
  * another machine, edited, cut short by a kill), so a wrong type or an
  * out-of-range number is an error naming the field, never a crash; a
  * missing optional field stays absent and the renderers show less. The
- * file is read only if it is a regular file of at most REPORT_FILE_MAX
- * bytes.
+ * file is read only if it is a regular file (result/json.h:
+ * report_file_open), of any size.
  */
 #include "result/bisect_read.h"
 
@@ -250,27 +250,23 @@ static int read_doc(struct bisect_result *b, json_t *doc, struct error *err)
 	return 0;
 }
 
+static const char bisect_hint[] = "check that the file is the bisect.json a bisect wrote";
+
 static json_t *load(const char *path, struct error *err)
 {
-	struct strbuf text = STRBUF_INIT;
 	json_error_t je;
-	json_t *doc = NULL;
-	int rc = strbuf_read_regular(&text, path, REPORT_FILE_MAX);
+	json_t *doc;
+	int fd = report_file_open(path, bisect_hint, err);
 
-	if (rc == 0)
-		doc = json_loadb(text.buf, text.len, 0, &je);
-	if (rc < 0 || rc == 2)
-		error_set(err, ERR_RUNTIME, "cannot read '%s': %s", path,
-			  rc == 2 ? "not a regular file" : strerror(errno));
-	else if (rc == 1)
-		error_set(err, ERR_RUNTIME, "'%s' is larger than %zu MiB", path,
-			  REPORT_FILE_MAX >> 20);
-	else if (!doc)
+	if (fd < 0)
+		return NULL;
+	doc = report_json_loadfd(fd, &je);
+	close(fd);
+	if (!doc) {
 		error_set(err, ERR_RUNTIME, "cannot read '%s': %s (line %d)", path, je.text,
 			  je.line);
-	strbuf_release(&text);
-	if (!doc)
-		error_hint(err, "check that the file is the bisect.json a bisect wrote");
+		error_hint(err, "%s", bisect_hint);
+	}
 	return doc;
 }
 

@@ -382,21 +382,12 @@ int journal_read_buffer(struct result *r, const char *path, const char *buf, siz
 int journal_read(struct result *r, const char *path, struct error *err)
 {
 	struct strbuf text = STRBUF_INIT;
-	int rc = strbuf_read_regular(&text, path, REPORT_FILE_MAX);
+	int rc;
 
 	memset(r, 0, sizeof(*r));
-	if (rc) {
-		if (rc == 2)
-			error_set(err, ERR_RUNTIME, "'%s' is not a regular file", path);
-		else if (rc == 1)
-			error_set(err, ERR_RUNTIME, "'%s' is larger than %zu MiB", path,
-				  REPORT_FILE_MAX >> 20);
-		else
-			error_set(err, ERR_RUNTIME, "cannot read '%s': %s", path, strerror(errno));
-		strbuf_release(&text);
-		return error_hint(err, "check the path of the journal");
-	}
-	rc = journal_read_buffer(r, path, text.buf, text.len, err);
+	rc = report_file_slurp(path, &text, "check the path of the journal", err);
+	if (!rc)
+		rc = journal_read_buffer(r, path, text.buf, text.len, err);
 	strbuf_release(&text);
 	return rc;
 }

@@ -40,7 +40,19 @@ const char *report_json_key(struct strbuf *tmp, const char *s);
  */
 json_t *report_json(const struct result *r, const json_t *sections);
 
-/* Write r as JSON to path ("-" = stdout), with sections as above. */
+/*
+ * The same document's text, byte for byte what json_dumps of report_json()
+ * writes (indented by one, then a newline), handed to sink piece by piece:
+ * each run is encoded and dumped on its own and freed before the next, so
+ * the tree of every run never exists at once. sink returns 0, or nonzero
+ * to fail the stream. 0, or -1 (a sink or encoding failure).
+ */
+typedef int report_json_sink(const char *buf, size_t len, void *data);
+int report_json_stream(const struct result *r, const json_t *sections, report_json_sink *sink,
+		       void *data);
+
+/* Write r as JSON to path ("-" = stdout), with sections as above, from
+ * report_json_stream's text (never the tree of every run). */
 int report_json_write(const struct result *r, const json_t *sections, const char *path,
 		      struct error *err);
 
@@ -53,11 +65,24 @@ int report_json_write(const struct result *r, const json_t *sections, const char
  */
 int report_json_read(struct result *r, const char *path, struct error *err);
 
-/* The largest result or journal file read (docs/report.md): a campaign of
- * thousands of profiled runs writes tens of MiB; a larger file (or
- * /dev/zero) is refused once this much was read, not read until memory
- * runs out. */
-#define REPORT_FILE_MAX ((size_t)256 << 20)
+/*
+ * Open a file pmustat wrote, to read it back (a result, a journal, a
+ * bisect's document, a step's result): path must be a regular file. It is
+ * opened without blocking and checked with fstat before a byte is read
+ * (core/safeopen.h), so a FIFO planted in a result's place, a device
+ * (/dev/zero) or a directory is refused at once with one line, never
+ * waited on or read without end. There is no limit on the size: whatever
+ * the writer produced is read back (docs/report.md), and the memory a
+ * result takes is bounded by its size (report_json_budget). The descriptor
+ * (close-on-exec), or -1 with err set to one line and hint as its hint.
+ */
+int report_file_open(const char *path, const char *hint, struct error *err);
+/* Parse the JSON document read from fd to its end, in chunks (jansson's
+ * json_loadfd reads one byte per system call), without holding its text. */
+json_t *report_json_loadfd(int fd, json_error_t *je);
+/* The whole file at path, opened as above, appended to text: 0 or -1. */
+int report_file_slurp(const char *path, struct strbuf *text, const char *hint,
+		      struct error *err);
 
 /* ---- the pieces the run journal shares ----------------------------------- */
 

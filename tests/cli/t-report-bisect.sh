@@ -56,6 +56,31 @@ sed 's#"result": "steps/06-confirm.json"#"result": "../../../etc/passwd"#' "$F/b
 run_pm 0 report -q evil.json --html e.html
 expect_not_in e.html 'root:'
 
+# --- the page grows linearly with the steps (a long stretch of broken
+# builds): twice the steps, about twice the bytes (sizes are exact, not
+# timed; a row that redrew every earlier step made it four times) ---
+for n in 200 400; do
+	sh "$SRCROOT/tests/tools/bisect-steps.sh" "$F/bisect-found.json" $n >long$n.json
+	run_pm 0 report -q long$n.json --html long$n.html
+	expect_eq "$(grep -o '<g class="step" id="path-step-[0-9]*">' long$n.html | wc -l)" $n \
+		"step rows of $n steps"
+done
+s1=$(wc -c <long200.html) s2=$(wc -c <long400.html)
+[ $((s2 * 10)) -lt $((s1 * 22)) ] || fail "400 steps make a page of $s2 bytes, 200 steps $s1: not linear"
+# every earlier decision is still drawn on the later rows: once, as a trail
+expect_eq "$(grep -c '<line class="trail o-skipped" data-step=' long200.html)" 199 "trails of 200 steps"
+expect_in long200.html '<line class="trail o-skipped" data-step="1" '
+
+# --- a FIFO in a step result's place is refused, not waited on: the page
+# is written without it (and says so), within a bound ---
+mkdir -p fifo/steps
+cp "$F/bisect-found.json" fifo/bisect.json
+mkfifo fifo/steps/06-confirm.json
+timeout 20 "$PMUSTAT" report -q fifo/bisect.json --html f.html >out 2>err
+expect_eq "$?" 0 "report --html with a FIFO as the confirm step's result"
+expect_in f.html 'is not next to this bisect.json'
+[ -p fifo/steps/06-confirm.json ] || fail "the FIFO was replaced"
+
 # --- bad input: one line and a hint each ---
 sed 's/"runs": 54/"runs": "many"/' "$F/bisect-found.json" >broken.json
 run_pm 2 report broken.json

@@ -119,11 +119,26 @@ else
 	echo "skip: no cc or objcopy: the .gnu_debuglink FIFO case"
 fi
 
-# ---- `report` reads at most 256 MiB (docs/report.md)
+# ---- `report` reads regular files only (docs/report.md): a device, a
+# directory, a FIFO (without a writer: the open must not wait for one) are
+# refused at once, each in one line; a journal too
 memlimit "$PMUSTAT" report /dev/zero >out 2>err
 expect_eq "$?" 1 "exit code of report /dev/zero"
-expect_in err "error: '/dev/zero' is larger than 256 MiB"
+expect_in err "error: '/dev/zero' is not a regular file (a character device)"
 expect_in err "hint:"
+mkfifo rf.json rf.journal
+mkdir rd.json
+for f in rf.json:FIFO rf.journal:FIFO rd.json:directory; do
+	timeout 20 "$PMUSTAT" report "${f%%:*}" >out 2>err
+	expect_eq "$?" 1 "exit code of report ${f%%:*}"
+	expect_eq "$(head -1 err)" "error: '${f%%:*}' is not a regular file (a ${f#*:})" "report ${f%%:*}"
+	expect_eq "$(wc -l <err)" 2 "lines of the error for ${f%%:*}"
+done
+# a skeleton naming its journal, which is a FIFO
+printf '{"schema":"pmustat.result/1","complete":false,"journal":"rf.journal"}\n' >skf.json
+timeout 20 "$PMUSTAT" report skf.json >out 2>err
+expect_eq "$?" 1 "exit code of report on a skeleton whose journal is a FIFO"
+expect_in err "error: 'rf.journal' is not a regular file (a FIFO)"
 
 # ---- a skeleton result names its journal: only RESULT.journal next to it
 for name in /etc/shadow ../r.json.journal sub/r.json.journal shadow; do

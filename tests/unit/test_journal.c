@@ -402,6 +402,56 @@ static void test_full_document_round_trip(void **state)
 	result_release(&got);
 }
 
+static int to_strbuf(const char *buf, size_t len, void *data)
+{
+	strbuf_add(data, buf, len);
+	return 0;
+}
+
+/* The streamed document is, byte for byte, json_dumps of the tree built
+ * with every run (the writer's old way), for no run and for six. */
+static void assert_stream_is_tree(const struct result *r, const json_t *sections)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *doc = report_json(r, sections);
+	char *want = json_dumps(doc, JSON_INDENT(1) | JSON_REAL_PRECISION(17));
+
+	assert_int_equal(report_json_stream(r, sections, to_strbuf, &sb), 0);
+	assert_non_null(want);
+	assert_int_equal(sb.len, strlen(want) + 1);
+	assert_memory_equal(sb.buf, want, strlen(want));
+	assert_int_equal(sb.buf[sb.len - 1], '\n');
+	free(want);
+	json_decref(doc);
+	strbuf_release(&sb);
+}
+
+static int failing_sink(const char *buf, size_t len, void *data)
+{
+	(void)buf;
+	(void)len;
+	return ++*(int *)data > 3;
+}
+
+static void test_stream_is_tree(void **state)
+{
+	struct fixture *f = *state;
+	json_t *sections = json_pack("{s:[{s:s, s:f, s:[i, i]}], s:{s:{}, s:[]}, s:[], s:s}",
+				     "summaries", "metric", "wall-time", "mean", 1.0 / 3.0, "n", 3,
+				     4, "comparisons", "empty", "list", "warning_groups",
+				     "text", "line one\nline two \xc3\xa9 \"quoted\"");
+	int calls = 0;
+
+	assert_stream_is_tree(&f->r, sections);		/* no run yet: "runs": [] */
+	write_journal(f);
+	result_add_note(&f->r, NOTE_WARNING, NULL, "a\nhint", "a note\nover two lines");
+	assert_stream_is_tree(&f->r, sections);
+	assert_stream_is_tree(&f->r, NULL);
+	/* a sink that fails stops the stream with an error */
+	assert_int_equal(report_json_stream(&f->r, sections, failing_sink, &calls), -1);
+	json_decref(sections);
+}
+
 /* A run costs one line whatever came before it: the same run after one and
  * after five hundred others adds the same bytes. */
 static void test_run_line_independent_of_history(void **state)
@@ -529,6 +579,7 @@ int main(void)
 		T(test_hostile_headers),
 		T(test_skeleton_and_journal),
 		T(test_full_document_round_trip),
+		T(test_stream_is_tree),
 		T(test_run_line_independent_of_history),
 		T(test_write_failure_keeps_complete_lines),
 		T(test_json_write_refuses_link),
