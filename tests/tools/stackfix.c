@@ -3,11 +3,13 @@
  * flame graphs until the profile mechanism records call chains itself (then
  * tests/cli/t-html.sh should use a real `--profile` run instead).
  *
- *   stackfix IN OUT [stack:A;B;C=self:FN[*FACTOR]]... [--tiny N]
+ *   stackfix IN OUT [stack:A;B;C=self:FN[*FACTOR] | stack:A;B=ns:N]... [--tiny N]
  *
  * Each stack:... metric (unit ns, backend "profile", hidden) gets, in every
  * run, FACTOR times that run's value of metric self:FN (no value where it
- * has none): the real self time of FN, laid on a made-up call path. --tiny N
+ * has none): the real self time of FN, laid on a made-up call path; or N ns
+ * in every run (for a frame that must be there whatever the sampler saw: a
+ * program's kernel time may get no sample at all). --tiny N
  * adds N stacks "main;tiny_K" of 1 ns per run each, far below the flame
  * graph's 0.1% limit, to check that narrow frames are folded. Exit 1 on
  * anything it cannot read or find.
@@ -68,7 +70,10 @@ static int spec(json_t *root, const char *arg)
 		*star = '\0';
 		factor = atof(star + 1);
 	}
-	rc = add_stack(root, copy, eq + 1, factor);
+	if (!strncmp(eq + 1, "ns:", 3))
+		rc = add_stack(root, copy, NULL, atof(eq + 4));
+	else
+		rc = add_stack(root, copy, eq + 1, factor);
 	free(copy);
 	return rc;
 }
