@@ -15,7 +15,13 @@ mkdir -p "$logs" || exit 1
 make --no-print-directory all >/dev/null || exit 1
 cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 pids=""
-stop() { for p in $pids; do kill "$p" 2>/dev/null; pkill -P "$p" 2>/dev/null; done; pids=""; }
+stop() {
+	for p in $pids; do
+		kill -STOP "$p" 2>/dev/null; pkill -P "$p" 2>/dev/null
+		kill "$p" 2>/dev/null; kill -CONT "$p" 2>/dev/null
+	done
+	pids=""
+}
 trap 'stop; exit 130' INT TERM
 trap stop EXIT
 i=0
