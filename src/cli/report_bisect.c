@@ -28,7 +28,8 @@ int report_is_bisect(const char *path)
 
 /* A step's result, named by the document relative to its own directory:
  * only a plain relative path below it (a document from elsewhere must not
- * make report read, and quote, any file of the machine). */
+ * make report read, and quote, any file of the machine), and one that is
+ * there: a result copied without its steps/ is no error. */
 static int step_path(const char *doc, const char *name, struct strbuf *out)
 {
 	const char *slash = strrchr(doc, '/');
@@ -38,7 +39,7 @@ static int step_path(const char *doc, const char *name, struct strbuf *out)
 	if (slash)
 		strbuf_add(out, doc, (size_t)(slash + 1 - doc));
 	strbuf_adds(out, name);
-	return access(out->buf, R_OK) ? -1 : 0;
+	return access(out->buf, F_OK) ? -1 : 0;
 }
 
 static int refuse(const char *opt, const char *path)
@@ -52,21 +53,35 @@ static int refuse(const char *opt, const char *path)
 	return cli_error(&err);
 }
 
+/* The step result is there but cannot be read (a FIFO in its place, a
+ * broken file): the page is drawn without it and says why, and so does
+ * stderr, since the terminal's text does not show the page. */
+static void step_unread(const struct error *why)
+{
+	fprintf(stderr, "warning: the page is drawn without the culprit's compare result: %s\n",
+		why->msg);
+}
+
 static int write_page(const struct bisect_result *d, const char *path, const char *html,
 		      const char *text, struct error *err)
 {
 	const char *name = d->profile_result ? d->profile_result : d->confirm.result;
 	struct strbuf step = STRBUF_INIT, page = STRBUF_INIT;
+	struct error why;
 	struct result res;
 	struct analysed an;
 	int have = 0, rc;
 
-	if (!step_path(path, name, &step) && !report_json_read(&res, step.buf, err)) {
-		analysed_build(&res, &an);
-		have = 1;
+	error_clear(&why);
+	if (!step_path(path, name, &step)) {
+		if (report_json_read(&res, step.buf, &why)) {
+			step_unread(&why);
+		} else {
+			analysed_build(&res, &an);
+			have = 1;
+		}
 	}
-	error_clear(err);	/* a missing or unreadable step result: the page says so */
-	report_bisect_html(d, have ? &an : NULL, text, &page);
+	report_bisect_html(d, have ? &an : NULL, why.msg[0] ? why.msg : NULL, text, &page);
 	rc = outfile_replace(html, page.buf, page.len, err);
 	if (have) {
 		analysed_release(&an);

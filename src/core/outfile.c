@@ -168,14 +168,11 @@ static void copy_mode(int fd, const char *path)
 	fchmod(fd, st.st_mode & 0777);
 }
 
-static int fill_temp(int fd, const char *path, const void *data, size_t len,
-		     struct error *err)
+/* The temporary file is complete (or a write failed): close it, and say
+ * what went wrong, if anything. */
+static int close_temp(int fd, const char *path, int errnum, struct error *err)
 {
-	int errnum;
-
-	copy_mode(fd, path);
-	if (outfile_write_all(fd, data, len)) {
-		errnum = errno;
+	if (errnum) {
 		close(fd);
 		return cannot_write(path, NULL, ERR_RUNTIME, errnum, err);
 	}
@@ -199,36 +196,111 @@ static int swap_in(const char *tmp, const char *path, struct error *err)
 	return 0;
 }
 
-static int write_stdout(const void *data, size_t len, struct error *err)
+static int stdout_failed(int errnum, struct error *err)
 {
-	if (fwrite(data, 1, len, stdout) != len || fflush(stdout)) {
-		error_set(err, ERR_RUNTIME, "cannot write to standard output: %s",
-			  strerror(errno));
-		return error_hint(err, "check where standard output goes, or write to a file "
-				       "with -o FILE");
+	error_set(err, ERR_RUNTIME, "cannot write to standard output: %s", strerror(errnum));
+	return error_hint(err, "check where standard output goes, or write to a file with -o "
+			       "FILE");
+}
+
+/* ---- the stream (outfile_replace is one write of it) ---------------------- */
+
+/* Writes of this size at least: the JSON writer hands over a few bytes at a
+ * time, and a system call for each would cost more than the encoding. */
+#define STREAM_CHUNK (64 * 1024)
+
+static void stream_release(struct outfile_stream *s)
+{
+	strbuf_release(&s->tmp);
+	strbuf_release(&s->buf);
+	s->fd = -1;
+}
+
+int outfile_stream_open(struct outfile_stream *s, const char *path, struct error *err)
+{
+	*s = (struct outfile_stream){ path, STRBUF_INIT, STRBUF_INIT, -1, 0 };
+	if (!strcmp(path, "-"))
+		return 0;
+	s->fd = make_temp(path, &s->tmp);
+	if (s->fd < 0) {
+		cannot_write(path, NULL, ERR_RUNTIME, errno, err);
+		stream_release(s);
+		return -1;
 	}
+	copy_mode(s->fd, path);
 	return 0;
+}
+
+static void stream_flush(struct outfile_stream *s)
+{
+	if (!s->errnum && s->buf.len && outfile_write_all(s->fd, s->buf.buf, s->buf.len))
+		s->errnum = errno;
+	strbuf_reset(&s->buf);
+}
+
+/* Through stdio, so it stays in order with what was printed before. */
+static void stream_stdout(struct outfile_stream *s, const void *data, size_t len)
+{
+	errno = 0;
+	if (fwrite(data, 1, len, stdout) != len)
+		s->errnum = errno ? errno : EIO;
+}
+
+int outfile_stream_write(struct outfile_stream *s, const void *data, size_t len)
+{
+	if (s->errnum || !len)
+		return s->errnum ? -1 : 0;
+	if (s->fd < 0) {
+		stream_stdout(s, data, len);
+	} else if (s->buf.len + len <= STREAM_CHUNK) {
+		strbuf_add(&s->buf, data, len);
+	} else {
+		stream_flush(s);
+		if (len < STREAM_CHUNK)
+			strbuf_add(&s->buf, data, len);
+		else if (!s->errnum && outfile_write_all(s->fd, data, len))
+			s->errnum = errno;
+	}
+	return s->errnum ? -1 : 0;
+}
+
+int outfile_stream_commit(struct outfile_stream *s, struct error *err)
+{
+	int rc;
+
+	if (s->fd < 0) {
+		if (!s->errnum && fflush(stdout))
+			s->errnum = errno;
+		rc = s->errnum ? stdout_failed(s->errnum, err) : 0;
+	} else {
+		stream_flush(s);
+		rc = close_temp(s->fd, s->path, s->errnum, err);
+		if (!rc)
+			rc = swap_in(s->tmp.buf, s->path, err);
+		if (rc)
+			unlink(s->tmp.buf);
+	}
+	stream_release(s);
+	return rc;
+}
+
+void outfile_stream_abort(struct outfile_stream *s)
+{
+	if (s->fd >= 0) {
+		close(s->fd);
+		unlink(s->tmp.buf);
+	}
+	stream_release(s);
 }
 
 int outfile_replace(const char *path, const void *data, size_t len, struct error *err)
 {
-	struct strbuf tmp = STRBUF_INIT;
-	int fd, rc;
+	struct outfile_stream s;
 
-	if (!strcmp(path, "-"))
-		return write_stdout(data, len, err);
-	fd = make_temp(path, &tmp);
-	if (fd < 0) {
-		rc = cannot_write(path, NULL, ERR_RUNTIME, errno, err);
-	} else {
-		rc = fill_temp(fd, path, data, len, err);
-		if (!rc)
-			rc = swap_in(tmp.buf, path, err);
-		if (rc)
-			unlink(tmp.buf);
-	}
-	strbuf_release(&tmp);
-	return rc;
+	if (outfile_stream_open(&s, path, err))
+		return -1;
+	outfile_stream_write(&s, data, len);
+	return outfile_stream_commit(&s, err);
 }
 
 /* The open failed: when path is something we refuse (a link under

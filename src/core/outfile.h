@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "core/error.h"
+#include "core/strbuf.h"
 
 /*
  * Before anything runs: can path be written as an output for option opt
@@ -38,6 +39,34 @@ int outfile_check(const char *path, const char *opt, struct error *err);
  * in order with what was printed before).
  */
 int outfile_replace(const char *path, const void *data, size_t len, struct error *err);
+
+/*
+ * The same replacement, written piece by piece: for a document too large to
+ * hold whole in memory (the end of a long campaign). open makes the
+ * temporary file (as outfile_replace does: beside path, O_EXCL, path's
+ * permissions) or, for "-", writes to stdout; write hands it bytes, which
+ * are buffered and written in chunks; commit writes what is left, closes
+ * and renames the temporary over path (refused, as above, if path is no
+ * longer a regular file); abort removes the temporary. After commit or
+ * abort the stream is released, whatever happened; on any failure path is
+ * untouched and no temporary is left. A failed write is remembered: later
+ * writes do nothing and commit reports it (one line, ERR_RUNTIME), so a
+ * writer may check only at the end. Bytes already written to stdout stay
+ * written.
+ */
+struct outfile_stream {
+	const char *path;	/* as given to open: must outlive the stream */
+	struct strbuf tmp;	/* the temporary file's name; empty for stdout */
+	struct strbuf buf;	/* bytes not yet written */
+	int fd;			/* the temporary file; -1 for stdout */
+	int errnum;		/* the first write's errno, or 0 */
+};
+
+int outfile_stream_open(struct outfile_stream *s, const char *path, struct error *err);
+/* 0, or -1 once any write failed (see commit for the error). */
+int outfile_stream_write(struct outfile_stream *s, const void *data, size_t len);
+int outfile_stream_commit(struct outfile_stream *s, struct error *err);
+void outfile_stream_abort(struct outfile_stream *s);
 
 /*
  * Open path for appending (created if missing, emptied first if truncate)

@@ -36,9 +36,11 @@ void bisect_outcome_text(const struct bisect_result *d, struct strbuf *out);
 void report_bisect_text(const struct bisect_result *d, int verbose, struct strbuf *out);
 
 /* The page. confirm: the analysed result the culprit's profile came from
- * (the profile's or the confirm step's compare result), or NULL; terminal:
- * the terminal's text, shown folded at the end, or NULL. */
+ * (the profile's or the confirm step's compare result), or NULL; unread:
+ * why that result could not be read (the reader's error line), shown where
+ * its figures would have been, or NULL (none, or not there); terminal: the
+ * terminal's text, shown folded at the end, or NULL. */
 void report_bisect_html(const struct bisect_result *d, const struct analysed *confirm,
-			const char *terminal, struct strbuf *out);
+			const char *unread, const char *terminal, struct strbuf *out);
 
 #endif

@@ -24,6 +24,7 @@
 struct bisect_page {
 	const struct bisect_result *d;
 	const struct html_ctx *confirm;	/* NULL: no compare result to draw from */
+	const char *unread;		/* why it could not be read, or NULL */
 	const char *terminal;
 };
 
@@ -379,22 +380,38 @@ static void culprit(const struct bisect_page *p, struct strbuf *out)
 	if (p->confirm && p->confirm->r->nvariants >= 2) {
 		strbuf_adds(out, "<h3>Every metric of the culprit against its parent</h3>\n");
 		html_verdicts(p->confirm, out);
+	} else if (p->unread && !d->profile_result && !d->nhot_fns) {
+		/* else the profile's section says it */
+		strbuf_adds(out, "<p class=\"note\">The culprit's other metrics are not shown: "
+				 "its compare result could not be read (");
+		html_text(out, p->unread);
+		strbuf_adds(out, ").</p>\n");
 	}
 }
 
 /* The document's own top of the difference, when the compare result it
  * came from is not next to it (a bisect.json copied alone). */
-static void profile_summary(const struct bisect_result *d, struct strbuf *out)
+static void profile_summary(const struct bisect_result *d, const char *unread,
+			    struct strbuf *out)
 {
 	static const char *const classes[] = { "fn", NULL, NULL, NULL, NULL };
 	struct texttable t;
 
 	strbuf_adds(out, "<p class=\"note\">The culprit's profiled compare result ");
 	html_text(out, str(d->profile_result));
-	strbuf_adds(out, " is not next to this bisect.json (or holds no profile): the functions "
-			 "below are the top of the difference as the bisect recorded it; render "
-			 "that file with "
-			 "<code>pmustat report FILE --html PAGE</code> for the full profile.</p>\n");
+	if (unread) {
+		strbuf_adds(out, " could not be read (");
+		html_text(out, unread);
+		strbuf_adds(out, "): the functions below are the top of the difference as the "
+				 "bisect recorded it; put the file right and render the page again "
+				 "for the full profile.</p>\n");
+	} else {
+		strbuf_adds(out, " is not next to this bisect.json (or holds no profile): the "
+				 "functions below are the top of the difference as the bisect "
+				 "recorded it; render that file with "
+				 "<code>pmustat report FILE --html PAGE</code> for the full "
+				 "profile.</p>\n");
+	}
 	texttable_init(&t, 5, "lrrrr");
 	t.classes = classes;
 	texttable_row(&t);
@@ -428,7 +445,7 @@ static void profile(const struct bisect_page *p, struct strbuf *out)
 		html_flames(p->confirm, out);
 	}
 	if (out->len == before)
-		profile_summary(p->d, out);
+		profile_summary(p->d, p->unread, out);
 }
 
 /* ---- notes, settings, terminal -------------------------------------------- */
@@ -536,10 +553,10 @@ static void title(const struct bisect_result *d, struct strbuf *out)
 }
 
 void report_bisect_html(const struct bisect_result *d, const struct analysed *confirm,
-			const char *term, struct strbuf *out)
+			const char *unread, const char *term, struct strbuf *out)
 {
 	struct html_ctx c;
-	struct bisect_page p = { d, NULL, term };
+	struct bisect_page p = { d, NULL, unread, term };
 	struct html_part parts[NSECTIONS];
 	struct strbuf name = STRBUF_INIT, heading = STRBUF_INIT;
 

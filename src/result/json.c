@@ -420,42 +420,42 @@ int report_json_stream(const struct result *r, const json_t *sections, report_js
 	return st.failed ? -1 : 0;
 }
 
-static int to_strbuf(const char *buf, size_t len, void *data)
+static int to_outfile(const char *buf, size_t len, void *data)
 {
-	strbuf_add(data, buf, len);
-	return 0;
+	return outfile_stream_write(data, buf, len);
 }
 
+/* The stream failed with no write error of the file's own: the encoding
+ * did (out of memory). */
+static int encode_failed(struct outfile_stream *out, const char *path, struct error *err)
+{
+	outfile_stream_abort(out);
+	return error_set(err, ERR_RUNTIME, "cannot encode the result for '%s' as JSON", path);
+}
+
+/* Both writers stream their text into the temporary file that replaces
+ * path (core/outfile.h): the text is never held whole, nor the tree of
+ * every run. A failed write ends the stream and commit reports it. */
 int report_json_write_doc(json_t *doc, const char *path, struct error *err)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int rc;
+	struct outfile_stream out;
 
-	/* Into one buffer: json_dumps would make a copy of the text first. */
-	if (json_dump_callback(doc, to_strbuf, &sb, DOC_FLAGS)) {
-		strbuf_release(&sb);
-		return error_set(err, ERR_RUNTIME, "cannot encode the result for '%s' as JSON",
-				 path);
-	}
-	strbuf_addch(&sb, '\n');
-	rc = outfile_replace(path, sb.buf, sb.len, err);
-	strbuf_release(&sb);
-	return rc;
+	if (outfile_stream_open(&out, path, err))
+		return -1;
+	if (json_dump_callback(doc, to_outfile, &out, DOC_FLAGS) && !out.errnum)
+		return encode_failed(&out, path, err);
+	outfile_stream_write(&out, "\n", 1);
+	return outfile_stream_commit(&out, err);
 }
 
 int report_json_write(const struct result *r, const json_t *sections, const char *path,
 		      struct error *err)
 {
-	struct strbuf sb = STRBUF_INIT;
-	int rc;
+	struct outfile_stream out;
 
-	/* The text only, never the tree of every run: the file is replaced
-	 * atomically from one buffer (core/outfile.h). */
-	if (report_json_stream(r, sections, to_strbuf, &sb))
-		rc = error_set(err, ERR_RUNTIME, "cannot encode the result for '%s' as JSON",
-			       path);
-	else
-		rc = outfile_replace(path, sb.buf, sb.len, err);
-	strbuf_release(&sb);
-	return rc;
+	if (outfile_stream_open(&out, path, err))
+		return -1;
+	if (report_json_stream(r, sections, to_outfile, &out) && !out.errnum)
+		return encode_failed(&out, path, err);
+	return outfile_stream_commit(&out, err);
 }

@@ -51,8 +51,10 @@ typedef int report_json_sink(const char *buf, size_t len, void *data);
 int report_json_stream(const struct result *r, const json_t *sections, report_json_sink *sink,
 		       void *data);
 
-/* Write r as JSON to path ("-" = stdout), with sections as above, from
- * report_json_stream's text (never the tree of every run). */
+/* Write r as JSON to path ("-" = stdout), with sections as above:
+ * report_json_stream's text goes chunk by chunk into the temporary file
+ * that replaces path atomically (outfile_stream), so neither the tree of
+ * every run nor the document's text is held whole. */
 int report_json_write(const struct result *r, const json_t *sections, const char *path,
 		      struct error *err);
 
@@ -95,7 +97,8 @@ json_t *report_json_metric(const struct result_metric *m);
 /* The "host" object of a result (also one host of a fleet report). */
 json_t *report_json_host(const struct hostinfo *h);
 json_t *report_json_note(const struct result_note *n);
-/* Write any document to path as report_json_write does (indented, atomic). */
+/* Write any document to path as report_json_write does (indented, atomic,
+ * streamed into the file). */
 int report_json_write_doc(json_t *doc, const char *path, struct error *err);
 
 /*

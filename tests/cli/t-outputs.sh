@@ -64,3 +64,24 @@ expect_in out "the journal 'gone.journal' is missing: runs are absent"
 sed '3s/"variant":0/"variant":-1/' killed.journal >damaged.journal
 run_pm 2 report damaged.journal
 expect_in err "'damaged.journal': line 3: run: 'variant' is -1, not an integer from 0 to 0"
+
+# A result's document is streamed into a temporary file beside -o FILE and
+# renamed over it at the end (a campaign's end writes it so, and report -o):
+# a write that fails part way (a file size limit, SIGXFSZ ignored so that the
+# write fails instead of killing) leaves the old FILE whole, no temporary
+# behind, and one error line with a hint.
+run_pm 0 stat -q -r 300 -o long.json -- true
+[ "$(wc -c <long.json)" -gt $((4 * 65536)) ] || fail "long.json is not above four chunks"
+mkdir sdir
+echo precious >sdir/out.json
+(trap '' XFSZ; ulimit -f 128; exec "$PMUSTAT" report -q long.json -o sdir/out.json) >out 2>err
+expect_eq "$?" 1 "report -o under a 128 KiB file size limit: exit code"
+expect_eq "$(head -1 err)" "error: cannot write 'sdir/out.json': File too large" "report -o under a file size limit"
+expect_in err "hint: the file size limit is reached: see 'ulimit -f'"
+expect_eq "$(cat sdir/out.json)" precious "the old result after a failed write"
+expect_eq "$(ls -A sdir | tr '\n' ' ')" "out.json " "what the failed write left in sdir"
+# and without the limit the same command writes the document whole
+run_pm 0 report -q long.json -o sdir/out.json
+run_pm 0 report -q long.json -o again.json
+cmp -s sdir/out.json again.json || fail "two writes of one result differ"
+expect_eq "$(jv sdir/out.json runs.#)" 300 "runs in the streamed document"

@@ -72,13 +72,17 @@ expect_eq "$(grep -c '<line class="trail o-skipped" data-step=' long200.html)" 1
 expect_in long200.html '<line class="trail o-skipped" data-step="1" '
 
 # --- a FIFO in a step result's place is refused, not waited on: the page
-# is written without it (and says so), within a bound ---
+# is written without it, within a bound, and both it and stderr say why in
+# the reader's words (not that the file is missing: it is there) ---
 mkdir -p fifo/steps
 cp "$F/bisect-found.json" fifo/bisect.json
 mkfifo fifo/steps/06-confirm.json
 timeout 20 "$PMUSTAT" report -q fifo/bisect.json --html f.html >out 2>err
 expect_eq "$?" 0 "report --html with a FIFO as the confirm step's result"
-expect_in f.html 'is not next to this bisect.json'
+why="&#39;fifo/steps/06-confirm.json&#39; is not a regular file (a FIFO)"
+expect_in f.html "steps/06-confirm.json could not be read ($why): the functions below"
+expect_not_in f.html 'is not next to this bisect.json'
+expect_eq "$(cat err)" "warning: the page is drawn without the culprit's compare result: 'fifo/steps/06-confirm.json' is not a regular file (a FIFO)" "stderr with a FIFO as the confirm step's result"
 [ -p fifo/steps/06-confirm.json ] || fail "the FIFO was replaced"
 
 # --- bad input: one line and a hint each ---

@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (bisect_result_read(&d, path, &err) == 0) {
 		report_bisect_text(&d, 0, &out);
 		report_bisect_text(&d, 1, &out);
-		report_bisect_html(&d, NULL, out.buf, &page);
+		report_bisect_html(&d, NULL, NULL, out.buf, &page);
 		bisect_result_release(&d);
 	}
 	strbuf_release(&out);

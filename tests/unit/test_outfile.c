@@ -327,6 +327,161 @@ static void test_replace_failure_leaves_old_file(void **state)
 	assert_int_equal(count_entries(d->path), 1);
 }
 
+/* Pieces of every size the JSON writer hands over (a byte, a token, more
+ * than the stream's chunk at once), of bytes that differ by position, so a
+ * piece written twice, dropped or out of order shows in the content. */
+static const size_t piece_sizes[] = { 1, 7, 300, 65535, 1, 65536, 200000, 3, 4096 };
+
+static void fill_pieces(struct strbuf *want, int times)
+{
+	for (int t = 0; t < times; t++)
+		for (size_t i = 0; i < sizeof(piece_sizes) / sizeof(*piece_sizes); i++)
+			for (size_t j = 0; j < piece_sizes[i]; j++)
+				strbuf_addch(want, (char)('a' + (want->len * 7 + i) % 26));
+}
+
+/* Write want to the stream in pieces of piece_sizes; the number of writes
+ * that failed. */
+static int stream_pieces(struct outfile_stream *s, const struct strbuf *want)
+{
+	size_t off = 0, i = 0;
+	int failed = 0;
+
+	while (off < want->len) {
+		size_t n = piece_sizes[i++ % (sizeof(piece_sizes) / sizeof(*piece_sizes))];
+
+		if (n > want->len - off)
+			n = want->len - off;
+		failed += outfile_stream_write(s, want->buf + off, n) != 0;
+		off += n;
+	}
+	return failed;
+}
+
+static void assert_bytes(const char *path, const struct strbuf *want)
+{
+	struct strbuf got = STRBUF_INIT;
+
+	assert_int_equal(strbuf_read_file(&got, path), 0);
+	assert_int_equal(got.len, want->len);
+	assert_memory_equal(got.buf, want->buf, want->len);
+	strbuf_release(&got);
+}
+
+static void test_stream_writes_same_bytes(void **state)
+{
+	struct dir *d = *state;
+	struct outfile_stream s;
+	struct strbuf want = STRBUF_INIT;
+	struct error err;
+	struct stat st;
+	char out[128];
+
+	error_clear(&err);
+	snprintf(out, sizeof(out), "%s", path_in(d, "out.json"));
+	put(out, "old result\n");
+	assert_int_equal(chmod(out, 0604), 0);
+	fill_pieces(&want, 3);
+	assert_int_equal(outfile_stream_open(&s, out, &err), 0);
+	/* the old file stays whole until the commit */
+	assert_int_equal(stream_pieces(&s, &want), 0);
+	assert_content(out, "old result\n");
+	assert_int_equal(count_entries(d->path), 2);
+	assert_int_equal(outfile_stream_commit(&s, &err), 0);
+	assert_bytes(out, &want);
+	assert_int_equal(lstat(out, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0604);
+	assert_int_equal(count_entries(d->path), 1);
+	/* outfile_replace is one write of the stream: the same bytes */
+	assert_int_equal(outfile_replace(out, want.buf, want.len, &err), 0);
+	assert_bytes(out, &want);
+	assert_int_equal(count_entries(d->path), 1);
+	strbuf_release(&want);
+}
+
+static void test_stream_failure_midstream_leaves_old_file(void **state)
+{
+	struct dir *d = *state;
+	struct outfile_stream s;
+	struct strbuf want = STRBUF_INIT;
+	struct error err;
+	struct rlimit old;
+	char out[128], msg[200];
+	int failed, rc;
+
+	error_clear(&err);
+	snprintf(out, sizeof(out), "%s", path_in(d, "out.json"));
+	put(out, "old result\n");
+	fill_pieces(&want, 4);
+	assert_int_equal(outfile_stream_open(&s, out, &err), 0);
+	/* the temporary may take the first 300 KB of about 1.3 MB */
+	limit_file_size(&old, 300000);
+	failed = stream_pieces(&s, &want);
+	rc = outfile_stream_commit(&s, &err);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_DFL);
+	/* the failure is remembered: every write after it fails too */
+	assert_true(failed > 0);
+	assert_int_equal(rc, -1);
+	assert_int_equal(err.kind, ERR_RUNTIME);
+	snprintf(msg, sizeof(msg), "cannot write '%s': %s", out, strerror(EFBIG));
+	assert_string_equal(err.msg, msg);
+	assert_non_null(strstr(err.hint, "ulimit -f"));
+	assert_content(out, "old result\n");
+	assert_int_equal(count_entries(d->path), 1);
+	strbuf_release(&want);
+}
+
+static void test_stream_abort_leaves_old_file(void **state)
+{
+	struct dir *d = *state;
+	struct outfile_stream s;
+	struct strbuf want = STRBUF_INIT;
+	struct error err;
+	char out[128];
+
+	error_clear(&err);
+	snprintf(out, sizeof(out), "%s", path_in(d, "out.json"));
+	put(out, "old result\n");
+	fill_pieces(&want, 1);
+	assert_int_equal(outfile_stream_open(&s, out, &err), 0);
+	assert_int_equal(stream_pieces(&s, &want), 0);
+	outfile_stream_abort(&s);
+	assert_content(out, "old result\n");
+	assert_int_equal(count_entries(d->path), 1);
+	/* a new file is not made by an aborted stream either */
+	assert_int_equal(outfile_stream_open(&s, path_in(d, "new.json"), &err), 0);
+	assert_int_equal(outfile_stream_write(&s, "{}", 2), 0);
+	outfile_stream_abort(&s);
+	assert_int_equal(count_entries(d->path), 1);
+	strbuf_release(&want);
+}
+
+/* A FIFO put in the output's place while the stream is written is not
+ * replaced: the commit refuses and removes its temporary. */
+static void test_stream_commit_refuses_fifo(void **state)
+{
+	struct dir *d = *state;
+	struct outfile_stream s;
+	struct error err;
+	struct stat st;
+	char out[128], msg[200];
+
+	error_clear(&err);
+	snprintf(out, sizeof(out), "%s", path_in(d, "out.json"));
+	put(out, "old result\n");
+	assert_int_equal(outfile_stream_open(&s, out, &err), 0);
+	assert_int_equal(outfile_stream_write(&s, "{}\n", 3), 0);
+	assert_int_equal(unlink(out), 0);
+	assert_int_equal(mkfifo(out, 0600), 0);
+	assert_int_equal(outfile_stream_commit(&s, &err), -1);
+	snprintf(msg, sizeof(msg), "'%s' is not a regular file (a FIFO)", out);
+	assert_string_equal(err.msg, msg);
+	assert_int_equal(lstat(out, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_int_equal(count_entries(d->path), 1);
+}
+
 static void test_append_keeps_unless_truncate(void **state)
 {
 	struct dir *d = *state;
@@ -418,6 +573,10 @@ int main(void)
 		T(test_replace_refuses_symlink_and_fifo),
 		T(test_replace_ignores_planted_temp_links),
 		T(test_replace_failure_leaves_old_file),
+		T(test_stream_writes_same_bytes),
+		T(test_stream_failure_midstream_leaves_old_file),
+		T(test_stream_abort_leaves_old_file),
+		T(test_stream_commit_refuses_fifo),
 		T(test_append_keeps_unless_truncate),
 		T(test_append_refuses_before_touching),
 		T(test_write_all_reports_errno),
