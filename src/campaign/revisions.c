@@ -400,11 +400,12 @@ static int spawn_build(const struct revisions *r, const char *wt, int log_fd,
 	return rc;
 }
 
+/* The exit code of sha's build that failed in this process, or 0. */
 static int failed_before(const struct revisions *r, const char *sha)
 {
 	for (size_t i = 0; i < r->nfailed; i++)
-		if (!strcmp(r->failed[i], sha))
-			return 1;
+		if (!strcmp(r->failed[i].sha, sha))
+			return r->failed[i].exit_code;
 	return 0;
 }
 
@@ -439,7 +440,8 @@ static int settle_build(struct revisions *r, const char *sha, int log_fd,
 	} else if (out->exit_code) {
 		out->build = REVISION_FAILED;
 		ALLOC_GROW(r->failed, r->nfailed + 1, r->failed_alloc);
-		memcpy(r->failed[r->nfailed++], sha, 41);
+		memcpy(r->failed[r->nfailed].sha, sha, 41);
+		r->failed[r->nfailed++].exit_code = out->exit_code;
 	} else {
 		out->build = REVISION_BUILT;
 	}
@@ -510,9 +512,8 @@ int revisions_prepare(struct revisions *r, const char *sha, const char *label,
 		out->log = path_of(r, "builds/%s.log", sha);
 		memmove(out->log, out->log + strlen(r->dir) + 1,
 			strlen(out->log + strlen(r->dir) + 1) + 1);
-		if (failed_before(r, sha)) {
+		if ((out->exit_code = failed_before(r, sha))) {
 			out->build = REVISION_FAILED;
-			out->exit_code = 1;
 		} else if (reused && built_ok(r, sha)) {
 			out->build = REVISION_CACHED;
 			out->exit_code = 0;

@@ -72,7 +72,10 @@ struct revisions {
 	char *top;			/* the user's work tree */
 	char *dir;			/* the results directory (absolute, resolved) */
 	char *common;			/* git's common directory (absolute) */
-	char (*failed)[41];		/* commits whose build failed in this process */
+	struct revision_failed {	/* builds that failed in this process */
+		char sha[41];
+		int exit_code;
+	} *failed;
 	size_t nfailed, failed_alloc;
 };
 
