@@ -37,10 +37,10 @@
 #include "campaign/bisect.h"
 #include "campaign/bisect_git.h"
 #include "campaign/compare_plan.h"
+#include "campaign/revisions.h"
 #include "core/outfile.h"
 #include "core/strmap.h"
 #include "core/strlist.h"
-#include "core/words.h"
 #include "result/json.h"
 
 #define EXACT_BLOCKS 2		/* an exact count's comparison: its blocks */
@@ -61,6 +61,10 @@ struct bisect_ctx {
 	int next_index;
 	int varied;			/* an exact primary varied: said once */
 	double timeout_s;		/* every run's, once known (0: none) */
+	struct revisions rev;		/* worktrees and builds (revisions.h) */
+	int rev_ready;
+	int build_timed_out;		/* the last build prepared timed out */
+	int submodules_said;		/* the note on submodules: said once */
 };
 
 int bisect_metric_exact(const char *name)
@@ -496,112 +500,63 @@ static int record_step(struct bisect_ctx *x, const struct bisect_rec_step *s, st
 	return write_result(x, err);
 }
 
-/* ---- worktrees and builds ---------------------------------------------------- */
+/* ---- worktrees and builds (campaign/revisions.h) ------------------------------ */
 
-static char *worktree_of(const struct bisect_ctx *x, const char *sha)
+static void revisions_say(const char *line, void *data)
 {
-	return path_in(x, "worktrees/%s", sha);
+	say(data, "%s", line);
 }
 
-static void tail_lines(const char *path, struct strbuf *out)
+static int start_revisions(struct bisect_ctx *x, struct error *err)
 {
-	struct strbuf all = STRBUF_INIT;
-	const char *p;
-	int lines = 0;
+	struct revisions_opts ro = { x->o->build, x->o->shell, x->o->build_timeout_s,
+				     revisions_say, x };
 
-	strbuf_read_regular(&all, path, (size_t)4 << 20);
-	p = all.buf + all.len;
-	while (p > all.buf && lines < 6)
-		if (*--p == '\n')
-			lines++;
-	strbuf_adds(out, p + (*p == '\n'));
-	strbuf_release(&all);
-}
-
-static char **build_argv(const struct bisect_opts *o, struct error *err)
-{
-	char **v;
-
-	if (!o->shell)
-		return words_split(o->build, err);
-	v = xcalloc(4, sizeof(char *));
-	v[0] = xstrdup("sh");
-	v[1] = xstrdup("-c");
-	v[2] = xstrdup(o->build);
-	return v;
-}
-
-/* The status file of a commit's build: "ok" or "failed N". */
-static int read_status(const char *path, int *exit_code)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int known = 0;
-
-	if (!strbuf_read_regular(&sb, path, 64)) {
-		known = !strncmp(sb.buf, "ok", 2) ||
-			sscanf(sb.buf, "failed %d", exit_code) == 1;
-		if (!strncmp(sb.buf, "ok", 2))
-			*exit_code = 0;
-	}
-	strbuf_release(&sb);
-	return known;
-}
-
-static int run_build(struct bisect_ctx *x, const char *wt, const char *log, int *code,
-		     struct error *err)
-{
-	char **argv = build_argv(x->o, err);
-	int fd, rc;
-
-	if (!argv)
+	if (revisions_init(&x->rev, x->top, x->dir, &ro, err))
 		return -1;
-	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
-	if (fd < 0) {
-		strv_free(argv);
-		return error_set(err, ERR_RUNTIME, "cannot write '%s': %s", log, strerror(errno));
-	}
-	rc = bisect_exec(wt, argv, fd, NULL, NULL, code, err);
-	close(fd);
-	strv_free(argv);
-	return rc;
+	x->rev_ready = 1;
+	return 0;
+}
+
+static void note_submodules(struct bisect_ctx *x, const struct bisect_rec_commit *c)
+{
+	if (x->submodules_said++)
+		return;
+	bisect_add_note(x->b, 1, "%s has a .gitmodules, but the candidates' worktrees have no "
+			"submodules checked out: to build with them, check them out in the build "
+			"(--shell --build 'git submodule update --init && make')", c->abbrev);
 }
 
 /*
- * The commit's worktree, built: BUILD_OK/CACHED/NONE, or BUILD_FAILED with
- * the log named in s (the step of the commit). -1 only when it could not
- * be tried.
+ * The commit's worktree, built, into s: BUILD_OK/CACHED/NONE, or
+ * BUILD_FAILED with the log named (also when the build timed out:
+ * x->build_timed_out). 1 when interrupted; -1 only when it could not be
+ * tried.
  */
 static int prepare_commit(struct bisect_ctx *x, const struct bisect_rec_commit *c,
 			  struct bisect_rec_step *s, struct error *err)
 {
-	char *wt = worktree_of(x, c->sha), *log = path_in(x, "builds/%s.log", c->sha),
-	     *stat_path = path_in(x, "builds/%s.status", c->sha);
-	char line[32];
-	int reused, code = -1, rc = 0;
+	static const enum bisect_build as[] = { [REVISION_UNBUILT] = BUILD_NONE,
+		[REVISION_BUILT] = BUILD_OK, [REVISION_CACHED] = BUILD_CACHED,
+		[REVISION_FAILED] = BUILD_FAILED, [REVISION_TIMED_OUT] = BUILD_FAILED };
+	struct strbuf label = STRBUF_INIT;
+	struct revision v;
+	int rc;
 
+	strbuf_addf(&label, "%s %s", c->abbrev, c->subject ? c->subject : "");
+	rc = revisions_prepare(&x->rev, c->sha, label.buf, &v, err);
+	strbuf_release(&label);
 	s->build_exit = -1;
-	if (git_worktree(x->top, wt, c->sha, &reused, err)) {
-		rc = -1;
-	} else if (!x->o->build) {
-		s->build = BUILD_NONE;
-	} else if (reused && read_status(stat_path, &code)) {
-		s->build = code ? BUILD_FAILED : BUILD_CACHED;
-	} else {
-		say(x, "building %s %s", c->abbrev, c->subject);
-		rc = run_build(x, wt, log, &code, err);
-		snprintf(line, sizeof(line), code ? "failed %d\n" : "ok\n", code);
-		if (!rc)
-			rc = outfile_replace(stat_path, line, strlen(line), err);
-		s->build = code ? BUILD_FAILED : BUILD_OK;
-	}
-	if (x->o->build) {
+	x->build_timed_out = !rc && v.build == REVISION_TIMED_OUT;
+	if (!rc) {
+		s->build = as[v.build];
+		s->build_exit = v.exit_code;
 		free(s->build_log);
-		s->build_log = xstrdup(log + strlen(x->dir) + 1);
-		s->build_exit = code;
+		s->build_log = v.log ? xstrdup(v.log) : NULL;
+		if (v.submodules)
+			note_submodules(x, c);
 	}
-	free(wt);
-	free(log);
-	free(stat_path);
+	revision_release(&v);
 	return rc;
 }
 
@@ -693,7 +648,7 @@ static void plan_step(struct bisect_ctx *x, const struct variant_set *vs, int pr
 		p->o.stop.decide_ctx = x;
 	}
 	for (size_t i = 0; i < vs->n; i++) {
-		sc->wt[i] = worktree_of(x, vs->c[i]->sha);
+		sc->wt[i] = revisions_worktree(&x->rev, vs->c[i]->sha);
 		sc->argv[i] = command_in(x, sc->wt[i]);
 		p->names[i] = vs->names[i];
 		p->argv[i] = sc->argv[i];
@@ -879,10 +834,16 @@ static void set_reason(struct bisect_ctx *x, struct bisect_rec_step *s)
 static int prepare_endpoint(struct bisect_ctx *x, const struct bisect_rec_commit *c,
 			    const char *which, struct bisect_rec_step *s, struct error *err)
 {
-	if (prepare_commit(x, c, s, err))
-		return -1;
-	if (s->build != BUILD_FAILED)
-		return 0;
+	int rc = prepare_commit(x, c, s, err);
+
+	if (rc || s->build != BUILD_FAILED)
+		return rc;
+	if (x->build_timed_out) {
+		error_set(err, ERR_RUNTIME, "the build of the %s commit %s timed out after %g s",
+			  which, c->abbrev, x->o->build_timeout_s);
+		return error_hint(err, "give it longer (--build-timeout), or see %s/%s; a "
+				       "bisect needs both endpoints built", x->dir, s->build_log);
+	}
 	error_set(err, ERR_RUNTIME, "the build of the %s commit %s failed (exit %d)", which,
 		  c->abbrev, s->build_exit);
 	return error_hint(err, "see %s/%s; a bisect needs both endpoints built", x->dir,
@@ -898,8 +859,10 @@ static int premise(struct bisect_ctx *x, struct error *err)
 
 	step_init(x, &s, STEP_PREMISE, &b->bad, x->n);
 	step_init(x, &sg, STEP_PREMISE, &b->good, 0);
-	rc = prepare_endpoint(x, &b->good, "good", &sg, err) ||
-	     prepare_endpoint(x, &b->bad, "bad", &s, err) ? -1 : 0;
+	/* 1: a build was interrupted. */
+	rc = prepare_endpoint(x, &b->good, "good", &sg, err);
+	if (!rc)
+		rc = prepare_endpoint(x, &b->bad, "bad", &s, err);
 	if (!rc) {
 		say(x, "premise: comparing good %s with bad %s on %s", b->good.abbrev, b->bad.abbrev,
 		    b->primary);
@@ -917,8 +880,8 @@ static int premise(struct bisect_ctx *x, struct error *err)
 }
 
 /* A candidate that cannot be measured is skipped as `git bisect skip` does:
- * its build failed (why: NULL, the log's last lines are shown), or one of
- * its runs failed (why: the error). */
+ * its build failed or timed out (why: NULL, the log's last lines are
+ * shown), or one of its runs failed (why: the error). */
 static int skip_candidate(struct bisect_ctx *x, struct bisect_rec_step *s, const char *why,
 			  struct error *err)
 {
@@ -930,8 +893,14 @@ static int skip_candidate(struct bisect_ctx *x, struct bisect_rec_step *s, const
 	if (why) {
 		strbuf_addf(&reason, "skipped: its runs failed: %s", why);
 		say(x, "skip: %s %s: its runs failed: %s", s->c.abbrev, s->c.subject, why);
+	} else if (x->build_timed_out) {
+		strbuf_addf(&reason, "skipped: the build timed out after %g s, see %s",
+			    x->o->build_timeout_s, s->build_log);
+		say(x, "skip: %s %s: the build timed out after %g s (--build-timeout) and was "
+		    "killed; its output is in %s", s->c.abbrev, s->c.subject,
+		    x->o->build_timeout_s, log);
 	} else {
-		tail_lines(log, &tail);
+		revisions_log_tail(&x->rev, s->c.sha, &tail);
 		strbuf_addf(&reason, "skipped: the build failed (exit %d), see %s", s->build_exit,
 			    s->build_log);
 		say(x, "skip: %s %s: the build failed (exit %d); its last lines (%s):\n%s",
@@ -1003,6 +972,31 @@ static int parent_of(struct bisect_ctx *x, size_t pos, struct bisect_rec_commit 
 	return git_describe(x->top, sha, p, err);
 }
 
+/* The parent and the culprit built for the confirm step: 0; 1 interrupted;
+ * -1 with err; 3 when one did not build (said in a note: the culprit's
+ * own change is then not measured, and the premise's stands for it). */
+static int prepare_both(struct bisect_ctx *x, const struct bisect_rec_commit *parent,
+			const struct bisect_rec_commit *culprit, struct bisect_rec_step *s,
+			struct error *err)
+{
+	const struct bisect_rec_commit *c[2] = { parent, culprit };
+
+	for (size_t i = 0; i < 2; i++) {
+		int rc = prepare_commit(x, c[i], s, err);
+
+		if (rc)
+			return rc;
+		if (s->build == BUILD_FAILED) {
+			bisect_add_note(x->b, 1, "the build of the culprit's %s %s %s (see %s): its "
+					"own change is not measured, the premise's is shown",
+					i ? "own commit" : "parent", c[i]->abbrev,
+					x->build_timed_out ? "timed out" : "failed", s->build_log);
+			return 3;
+		}
+	}
+	return 0;
+}
+
 /* The culprit against its (first) parent: the size of its own change. */
 static int confirm(struct bisect_ctx *x, size_t pos, struct error *err)
 {
@@ -1021,7 +1015,7 @@ static int confirm(struct bisect_ctx *x, size_t pos, struct error *err)
 	if (rc)
 		return -1;
 	step_init(x, &s, STEP_CONFIRM, &x->range[pos], pos + 1);
-	rc = prepare_commit(x, &parent, &s, err) || prepare_commit(x, &x->range[pos], &s, err);
+	rc = prepare_both(x, &parent, &x->range[pos], &s, err);
 	if (!rc) {
 		say(x, "confirming: %s against its parent %s%s", x->range[pos].abbrev,
 		    parent.abbrev, x->o->profile ? ", profiled" : "");
@@ -1036,7 +1030,7 @@ static int confirm(struct bisect_ctx *x, size_t pos, struct error *err)
 	}
 	bisect_rec_step_release(&s);
 	bisect_rec_commit_release(&parent);
-	return rc;
+	return rc == 3 ? 0 : rc;
 }
 
 /* A merge named as the culprit: what that means, and where to look next. */
@@ -1231,21 +1225,6 @@ static void set_timeout(struct bisect_ctx *x)
 			"S to change)", x->timeout_s, DEFAULT_TIMEOUT_MIN);
 }
 
-static void remove_worktrees(struct bisect_ctx *x)
-{
-	struct error e;
-
-	for (size_t i = 0; i <= x->n; i++) {
-		const char *sha = i < x->n ? x->range[i].sha : x->b->good.sha;
-		char *wt = worktree_of(x, sha);
-
-		error_clear(&e);
-		if (!access(wt, F_OK))
-			git_worktree_remove(x->top, wt, &e);
-		free(wt);
-	}
-}
-
 /* s names the file at path or under it (both resolved where they exist). */
 static int path_under(const char *s, const char *top)
 {
@@ -1296,7 +1275,8 @@ static int setup(struct bisect_ctx *x, struct error *err)
 	check_program(x);
 	/* The document is there from the start (complete: false), so that
 	 * report shows a search that is still running. */
-	return load_range(x, err) || journal_open(x, err) || write_result(x, err) ? -1 : 0;
+	return start_revisions(x, err) || load_range(x, err) || journal_open(x, err) ||
+	       write_result(x, err) ? -1 : 0;
 }
 
 static int run_all(struct bisect_ctx *x, struct error *err)
@@ -1335,10 +1315,12 @@ int bisect_run(const struct bisect_opts *o, struct bisect_result *b, struct erro
 		if (!rc && write_result(&x, err))
 			rc = -1;
 		if (b->complete && !o->keep_worktrees)
-			remove_worktrees(&x);
+			revisions_remove_all(&x.rev);
 	}
 	if (x.journal_fd >= 0)
 		close(x.journal_fd);
+	if (x.rev_ready)
+		revisions_release(&x.rev);
 	json_decref(x.args);
 	git_range_release(&x.rg);
 	strmap_release(&x.at);

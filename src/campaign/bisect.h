@@ -22,6 +22,7 @@ struct bisect_opts {
 	const char *good, *bad;		/* revisions as given */
 	const char *build;		/* --build command, or NULL */
 	int shell;			/* --shell: the build is 'sh -c BUILD' */
+	double build_timeout_s;		/* --build-timeout: a longer build is killed, skipped (0: none) */
 	const char *metrics;		/* -m list, or NULL */
 	const char *primary;		/* --primary, or NULL: -m's first, else wall-time */
 	double max_time_s;		/* budget of each comparison (0: compare's 300 s) */

@@ -1,9 +1,9 @@
 /*
- * What `pmustat bisect` asks of git and of the build, each a command run
+ * What `pmustat bisect` asks of git, each a command run
  * with fork and exec (no shell, no libgit2): the work tree's top level, a
  * revision resolved to a commit, whether the tree has uncommitted changes,
- * ancestry, the commits between two revisions, a detached worktree per
- * candidate, and the build command run inside it with its output in a log.
+ * ancestry, the commits between two revisions. (Worktrees and builds are
+ * the revisions module's: campaign/revisions.h.)
  * Errors are values: one line in git's grammar plus a hint.
  */
 #ifndef PMU_CAMPAIGN_BISECT_GIT_H
@@ -15,15 +15,6 @@
 #include "core/strbuf.h"
 #include "analysis/bisect.h"
 #include "result/bisect.h"
-
-/*
- * Run argv in dir (NULL: here) with stdin from /dev/null. log_fd >= 0:
- * stdout and stderr go there. Otherwise stdout is appended to out and
- * stderr to errout (either may be NULL: discarded). *status is the exit
- * code, or 128 + the signal. -1 with err only when it could not be run.
- */
-int bisect_exec(const char *dir, char *const *argv, int log_fd, struct strbuf *out,
-		struct strbuf *errout, int *status, struct error *err);
 
 /* The top level of the work tree cwd is in (malloc'd), or -1 with a usage
  * error: not a git repository. */
@@ -64,16 +55,5 @@ int git_merge_base(const char *top, const char *a, const char *b, char sha[41],
 
 /* The abbreviation and subject of sha. */
 int git_describe(const char *top, const char *sha, struct bisect_rec_commit *c, struct error *err);
-
-/*
- * A detached worktree of sha at path, reused when one is already there at
- * that commit (*reused set: what was built in it is still there), made
- * afresh otherwise.
- */
-int git_worktree(const char *top, const char *path, const char *sha, int *reused,
-		 struct error *err);
-
-/* Remove the worktree at path (and what was built in it). */
-int git_worktree_remove(const char *top, const char *path, struct error *err);
 
 #endif

@@ -19,8 +19,8 @@
 #include "core/printable.h"
 
 static const char bisect_usage[] =
-	"pmustat bisect --good REV --bad REV [--build CMD] [--shell] [-m METRIC | --primary METRIC] "
-	"[--max-time S] [--profile] [-o DIR] -- CMD [ARG...]";
+	"pmustat bisect --good REV --bad REV [--build CMD] [--shell] [--build-timeout S] "
+	"[-m METRIC | --primary METRIC] [--max-time S] [--profile] [-o DIR] -- CMD [ARG...]";
 
 /* A line of the search: subjects and a build's output are anyone's bytes,
  * shown as text (an escape sequence in them must not act on the terminal). */
@@ -121,6 +121,7 @@ int cmd_bisect(int argc, const char **argv)
 		{ OPT_STRING, 0, "bad", &o.bad, "rev", "a later revision where it changed" },
 		{ OPT_STRING, 0, "build", &o.build, "cmd", "build each candidate with cmd in its worktree (words, no shell unless --shell)" },
 		{ OPT_BOOL, 0, "shell", &o.shell, NULL, "run the --build command as 'sh -c CMD'" },
+		{ OPT_DOUBLE, 0, "build-timeout", &o.build_timeout_s, "s", "kill a build that runs longer (all of it): a candidate is skipped, an endpoint is an error", 0.001, 1e7 },
 		{ OPT_LIST, 'm', "metrics", &metrics, "list", "metrics to measure; the first is followed unless --primary (default wall-time)" },
 		{ OPT_STRING, 0, "primary", &o.primary, "metric", "the metric every decision follows (an exact count such as allocs or call:FN decides in a few runs)" },
 		{ OPT_DOUBLE, 0, "max-time", &o.max_time_s, "s", "time budget of each comparison (default 300)", 0.001, 1e7 },

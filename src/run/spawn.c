@@ -288,7 +288,12 @@ int spawn_start(struct spawn *sp, struct spawner *server, struct sigwatch *sw,
 	memset(sp, 0, sizeof(*sp));
 	sp->server = server;
 	sp->sw = sw;
-	sp->stderr_fd = o->show_output ? -1 : memfd_create("pmustat-stderr", MFD_CLOEXEC);
+	/* A log given is sent as a duplicate of the same open file (its flock
+	 * goes with it); spawn_release closes our copy. */
+	sp->stderr_fd = o->show_output ? -1
+			: o->output_fd > 0 ? fcntl(o->output_fd, F_DUPFD_CLOEXEC, 3)
+			: memfd_create("pmustat-stderr", MFD_CLOEXEC);
+	rq.output_both = !o->show_output && o->output_fd > 0 && sp->stderr_fd >= 0;
 	rq.show_output = o->show_output;
 	rq.pin_cpu = o->pin_cpu;
 	rq.keep_children = o->keep_children;

@@ -66,6 +66,11 @@ struct spawn_opts {
 	int quick;		/* exec at once, no go byte: the run's counters are
 				 * inherited from the server (measure.c) */
 	const char *cwd;	/* run in this directory, or NULL = pmustat's */
+	int output_fd;		/* > 0: stdout and stderr both go to this file (a
+				 * build's log) instead of /dev/null and a memory
+				 * file; the run and all it starts share its open
+				 * file description (and a flock(2) taken on it:
+				 * campaign/revisions.h). 0: none (stdin is never one) */
 };
 
 #define SPAWN_PID_LATER ((pid_t)-1)

@@ -35,7 +35,8 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-#define SPAWN_MAGIC 0x706d7576u	/* "pmuv": quick requests, 'd' before each request */
+#define SPAWN_MAGIC 0x706d7577u	/* "pmuw": quick requests, 'd' before each request,
+				 * output_both */
 #define SPAWN_NAMES_MAX 240	/* bytes of "name[pid]" list after spawn_finished */
 
 struct spawn_request {
@@ -50,6 +51,7 @@ struct spawn_request {
 	int32_t has_input;	/* 1: one more string after envp, the stdin file */
 	int32_t quick;		/* 1: no go byte; the server reports the pid after exec */
 	int32_t has_cwd;	/* 1: one more string, the directory to run in */
+	int32_t output_both;	/* 1: stdout goes to the fd that came along, as stderr */
 };
 
 struct spawn_started {

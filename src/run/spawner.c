@@ -288,7 +288,7 @@ static void __attribute__((noreturn)) child_exec(struct child *c)
 	if (in != devnull && in > 2)
 		close(in);
 	if (!rq->show_output) {
-		dup2(devnull, 1);
+		dup2(rq->output_both && c->stderr_fd >= 0 ? c->stderr_fd : devnull, 1);
 		if (c->stderr_fd >= 0)
 			dup2(c->stderr_fd, 2);
 	}

@@ -77,6 +77,23 @@ expect_eq "$(jv r2/bisect.json candidates)" 7 "B1..B6 and the merge"
 expect_eq "$(jv r2/bisect.json max_decisions)" 3 "ceil(log2(7)) on a line"
 expect_in r2/bisect.json "bisect without --first-parent"
 
+# --- a branch forked before good: its commits are candidates too (reachable
+# from bad, not from good), and the culprit's parent, older than good, does
+# not build: the culprit is named, its own change said not measured.
+start_repo s
+echo '#error broken on purpose' >hang.h && git commit -qam "break the build"
+git checkout -q -b side && : >hang.h && costly
+git checkout -q main && : >hang.h && git commit -qam "fix the build" && git tag -f good >/dev/null
+git merge -q --no-edit side
+cd "$T"
+bisect s --good good --bad main --build 'cc -o prog prog.c' -m allocs -o "$T/r6" -- ./prog
+[ "$(cat rc)" = 0 ] || { cat out err; fail "bisect with a side branch exited $(cat rc)"; }
+expect_eq "$(jv r6/bisect.json culprit.subject)" "allocate 200 times" "the side branch's commit"
+expect_eq "$(jv r6/bisect.json candidates)" 2 "the side commit and the merge"
+expect_in r6/bisect.json "the build of the culprit's parent"
+expect_in r6/bisect.json "its own change is not measured, the premise's is shown"
+expect_eq "$(jv r6/bisect.json confirm)" null "no confirm step"
+
 # --- endpoints that are not in order -----------------------------------------
 bisect m --good a --bad main~1 -- ./prog
 expect_rc 2 "diverged"

@@ -62,11 +62,13 @@ make_repo() {
 		return EXIT_CODE;
 	}
 	EOF
-	# The build kills pmustat once, for the resume check, when this commit's
-	# tree has kill-here and the file named by KILL_ONCE exists.
+	# The build kills pmustat (its spawn server's parent) once, for the
+	# resume check, when this commit's tree has kill-here and the file named
+	# by KILL_ONCE exists.
 	cat >build.sh <<-'EOF'
 	if [ -e kill-here ] && [ -n "${KILL_ONCE:-}" ] && [ -e "$KILL_ONCE" ]; then
-		rm -f "$KILL_ONCE"; kill -9 "$PPID"; exit 1
+		rm -f "$KILL_ONCE"
+		kill -9 "$(sed 's/.*) [A-Za-z] \([0-9]*\).*/\1/' /proc/$PPID/stat)"; exit 1
 	fi
 	exec cc -o prog prog.c
 	EOF
