@@ -65,6 +65,7 @@ struct bisect_ctx {
 	int rev_ready;
 	int build_timed_out;		/* the last build prepared timed out */
 	int submodules_said;		/* the note on submodules: said once */
+	char last_bad[41];		/* the newest candidate called like bad, or "" */
 };
 
 int bisect_metric_exact(const char *name)
@@ -913,6 +914,36 @@ static int skip_candidate(struct bisect_ctx *x, struct bisect_rec_step *s, const
 	return rc;
 }
 
+/*
+ * A decided candidate's worktree goes (a large checkout and its build may
+ * weigh hundreds of megabytes, times the steps): one like good or skipped
+ * at once, one like bad when a newer one is called bad — the newest may be
+ * the culprit, measured again at the end. The endpoints stay; the confirm
+ * step remakes a parent it needs. Kept with --keep-worktrees.
+ */
+static void drop_decided(struct bisect_ctx *x, const struct bisect_rec_step *s)
+{
+	const char *gone = s->c.sha;
+	struct error e;
+
+	if (x->o->keep_worktrees)
+		return;
+	if (s->call == CALL_LIKE_BAD) {
+		char prev[41];
+
+		memcpy(prev, x->last_bad, sizeof(prev));
+		memcpy(x->last_bad, s->c.sha, sizeof(x->last_bad));
+		if (!prev[0])
+			return;
+		gone = prev;
+	} else if (s->call != CALL_LIKE_GOOD && s->call != CALL_SKIPPED) {
+		return;
+	}
+	error_clear(&e);
+	if (revisions_remove(&x->rev, gone, &e))
+		say(x, "warning: %s", e.msg);
+}
+
 static int candidate(struct bisect_ctx *x, const struct bisect_next *nx, struct error *err)
 {
 	size_t pos = nx->pos;
@@ -946,6 +977,8 @@ static int candidate(struct bisect_ctx *x, const struct bisect_next *nx, struct 
 			rc = record_step(x, &s, err);
 		}
 	}
+	if (!rc)
+		drop_decided(x, &s);
 	bisect_rec_step_release(&s);
 	return rc;
 }

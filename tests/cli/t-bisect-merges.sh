@@ -94,6 +94,21 @@ expect_in r6/bisect.json "the build of the culprit's parent"
 expect_in r6/bisect.json "its own change is not measured, the premise's is shown"
 expect_eq "$(jv r6/bisect.json confirm)" null "no confirm step"
 
+# --- decided candidates' worktrees go during the search: each build counts
+# the worktrees there are; at most good, bad, the newest bad candidate and
+# the one being built (16 commits, the culprit the 12th: 4 decisions).
+start_repo w
+for i in $(seq 1 16); do if [ "$i" = 12 ]; then costly; else tidy "$i"; fi; done
+cd "$T"
+bisect w --good good --bad main --shell -o "$T/r7" -m allocs \
+	--build "find '$T/r7/worktrees' -mindepth 1 -maxdepth 1 -type d | wc -l >>'$T/counts'; cc -o prog prog.c" -- ./prog
+[ "$(cat rc)" = 0 ] || { cat out err; fail "bisect of w exited $(cat rc)"; }
+expect_eq "$(jv r7/bisect.json culprit.subject)" "allocate 200 times" "w's culprit"
+most=$(sort -n counts | tail -1)
+[ "$(wc -l <counts)" -ge 5 ] || fail "only $(wc -l <counts) builds counted"
+[ "$most" -le 4 ] || fail "$most worktrees at once: decided candidates' worktrees were kept"
+[ -z "$(ls r7/worktrees)" ] || fail "worktrees left at the end: $(ls r7/worktrees)"
+
 # --- endpoints that are not in order -----------------------------------------
 bisect m --good a --bad main~1 -- ./prog
 expect_rc 2 "diverged"
