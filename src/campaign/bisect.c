@@ -35,7 +35,7 @@
 #include "analysis/analysed.h"
 #include "analysis/bisect.h"
 #include "campaign/bisect.h"
-#include "campaign/bisect_git.h"
+#include "campaign/git.h"
 #include "campaign/compare_plan.h"
 #include "campaign/revisions.h"
 #include "core/outfile.h"

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "campaign/git.h"
 #include "core/outfile.h"
 #include "core/words.h"
 #include "run/command.h"
@@ -28,22 +29,6 @@
 
 #define LOCK_WAIT_MS 30000	/* a leftover build still being killed */
 #define TAIL_LINES 6
-
-static int git(const char *dir, const char *const *args, struct strbuf *out,
-	       struct strbuf *errout, int *status, struct error *err)
-{
-	const char *argv[16] = { "git" };
-	size_t n = 1;
-
-	for (; *args && n < 15; args++)
-		argv[n++] = *args;
-	argv[n] = NULL;
-	if (command_capture(dir, (char *const *)argv, out, errout, status, err))
-		return -1;
-	while (out && out->len && out->buf[out->len - 1] == '\n')
-		out->buf[--out->len] = '\0';
-	return 0;
-}
 
 static char *path_of(const struct revisions *r, const char *fmt, const char *sha)
 {
@@ -73,7 +58,7 @@ static int common_dir(struct revisions *r, struct error *err)
 	struct strbuf out = STRBUF_INIT, e = STRBUF_INIT;
 	int st;
 
-	if (git(r->top, (const char *[]){ "rev-parse", "--git-common-dir", NULL }, &out, &e, &st,
+	if (git_cmd(r->top, (const char *[]){ "rev-parse", "--git-common-dir", NULL }, &out, &e, &st,
 		err))
 		return -1;
 	if (st || !out.len) {
@@ -252,7 +237,7 @@ static int worktree_complete_unmarked(const struct revisions *r, const char *sha
 
 	error_clear(&e);
 	if (!lstat(wt, &st) && S_ISDIR(st.st_mode) &&
-	    !git(wt, (const char *[]){ "rev-parse", "--show-toplevel", "HEAD", NULL }, &out, NULL,
+	    !git_cmd(wt, (const char *[]){ "rev-parse", "--show-toplevel", "HEAD", NULL }, &out, NULL,
 		 &status, &e) && !status) {
 		strbuf_addf(&want, "%s\n%s", wt, sha);
 		ok = !strcmp(out.buf, want.buf);
@@ -292,7 +277,7 @@ static int make_worktree(const struct revisions *r, const char *sha, int *reused
 	*reused = worktree_complete(r, sha);
 	if (!*reused) {
 		discard_worktree(r, sha);
-		if (git(r->top, (const char *[]){ "worktree", "add", "--detach", wt, sha, NULL },
+		if (git_cmd(r->top, (const char *[]){ "worktree", "add", "--detach", wt, sha, NULL },
 			NULL, &e, &st, err))
 			rc = -1;
 		else if (st)
@@ -486,7 +471,7 @@ static int has_submodules(const struct revisions *r, const char *sha)
 
 	error_clear(&e);
 	strbuf_addf(&spec, "%s:.gitmodules", sha);
-	if (git(r->top, (const char *[]){ "cat-file", "-e", spec.buf, NULL }, NULL, NULL, &st, &e))
+	if (git_cmd(r->top, (const char *[]){ "cat-file", "-e", spec.buf, NULL }, NULL, NULL, &st, &e))
 		st = 1;
 	strbuf_release(&spec);
 	return st == 0;
@@ -560,7 +545,7 @@ int revisions_remove(struct revisions *r, const char *sha, struct error *err)
 		rc = lock_log(r, sha, &log_fd, err);
 	/* git's own removal for a complete one; ours for what is left. */
 	if (!rc && worktree_complete(r, sha))
-		git(r->top, (const char *[]){ "worktree", "remove", "--force", "--force", wt, NULL },
+		git_cmd(r->top, (const char *[]){ "worktree", "remove", "--force", "--force", wt, NULL },
 		    NULL, &e, &st, err);
 	if (!rc) {
 		error_clear(err);

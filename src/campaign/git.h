@@ -1,13 +1,14 @@
 /*
- * What `pmustat bisect` asks of git, each a command run
- * with fork and exec (no shell, no libgit2): the work tree's top level, a
- * revision resolved to a commit, whether the tree has uncommitted changes,
- * ancestry, the commits between two revisions. (Worktrees and builds are
- * the revisions module's: campaign/revisions.h.)
+ * What the campaign asks of git about a repository (bisect now; compare
+ * --rev and ci next), each a command run with fork and exec (no shell, no
+ * libgit2): the work tree's top level, a revision resolved to a commit,
+ * whether the tree has uncommitted changes, ancestry, the commits between
+ * two revisions with their parents. Worktrees and builds are the revisions
+ * module's (campaign/revisions.h), which runs git through git_cmd too.
  * Errors are values: one line in git's grammar plus a hint.
  */
-#ifndef PMU_CAMPAIGN_BISECT_GIT_H
-#define PMU_CAMPAIGN_BISECT_GIT_H
+#ifndef PMU_CAMPAIGN_GIT_H
+#define PMU_CAMPAIGN_GIT_H
 
 #include <stddef.h>
 
@@ -15,6 +16,12 @@
 #include "core/strbuf.h"
 #include "analysis/bisect.h"
 #include "result/bisect.h"
+
+/* git ARGS (NULL-terminated, at most 14) in dir: stdout into out (may be
+ * NULL; its trailing newlines dropped), stderr into errout (may be NULL),
+ * *status git's exit code. -1 with err only when git could not be run. */
+int git_cmd(const char *dir, const char *const *args, struct strbuf *out,
+	    struct strbuf *errout, int *status, struct error *err);
 
 /* The top level of the work tree cwd is in (malloc'd), or -1 with a usage
  * error: not a git repository. */

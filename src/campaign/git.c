@@ -1,5 +1,5 @@
 /*
- * git, for `pmustat bisect` (bisect_git.h). Every command is
+ * git's answers about a repository (git.h). Every command is
  * a fork and exec with its own argv, so a revision or a path is never read
  * by a shell; git's output is parsed in its porcelain or --format forms,
  * which do not change with the user's configuration or language. stderr is
@@ -9,13 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "campaign/bisect_git.h"
+#include "campaign/git.h"
 #include "core/strmap.h"
 #include "run/command.h"
 
-/* git ARGS in top: stdout into out (trailing newline dropped); the status. */
-static int git(const char *top, const char *const *args, struct strbuf *out,
-	       struct strbuf *errout, int *status, struct error *err)
+int git_cmd(const char *top, const char *const *args, struct strbuf *out,
+	    struct strbuf *errout, int *status, struct error *err)
 {
 	const char *argv[16] = { "git" };
 	size_t n = 1;
@@ -36,7 +35,7 @@ int git_toplevel(char **top, struct error *err)
 	int st, rc = 0;
 
 	*top = NULL;
-	if (git(NULL, (const char *[]){ "rev-parse", "--show-toplevel", NULL }, &out, &e, &st,
+	if (git_cmd(NULL, (const char *[]){ "rev-parse", "--show-toplevel", NULL }, &out, &e, &st,
 		err)) {
 		error_hint(err, "install git (apt-get install git)");
 		rc = -1;
@@ -65,7 +64,7 @@ int git_resolve(const char *top, const char *rev, const char *what, char sha[41]
 
 	strbuf_addf(&spec, "%s^{commit}", rev);
 	/* "--end-of-options": a revision that starts with '-' is a name. */
-	if (git(top, (const char *[]){ "rev-parse", "--verify", "--quiet", "--end-of-options",
+	if (git_cmd(top, (const char *[]){ "rev-parse", "--verify", "--quiet", "--end-of-options",
 				       spec.buf, NULL }, &out, NULL, &st, err))
 		rc = -1;
 	else if (st || out.len != 40) {
@@ -86,7 +85,7 @@ int git_check_clean(const char *top, struct error *err)
 	struct strbuf out = STRBUF_INIT;
 	int st, rc = 0;
 
-	if (git(top, (const char *[]){ "status", "--porcelain", "--untracked-files=no", NULL },
+	if (git_cmd(top, (const char *[]){ "status", "--porcelain", "--untracked-files=no", NULL },
 		&out, NULL, &st, err))
 		rc = -1;
 	else if (st) {
@@ -112,7 +111,7 @@ int git_is_ancestor(const char *top, const char *a, const char *b, struct error 
 {
 	int st;
 
-	if (git(top, (const char *[]){ "merge-base", "--is-ancestor", a, b, NULL }, NULL, NULL,
+	if (git_cmd(top, (const char *[]){ "merge-base", "--is-ancestor", a, b, NULL }, NULL, NULL,
 		&st, err))
 		return -1;
 	if (st > 1)
@@ -240,7 +239,7 @@ int git_range(const char *top, const char *good, const char *bad, int first_pare
 		args[na++] = "--first-parent";
 	args[na++] = range.buf;
 	args[na] = NULL;
-	rc = git(top, args, &list, NULL, &st, err);
+	rc = git_cmd(top, args, &list, NULL, &st, err);
 	if (!rc && st)
 		rc = error_set(err, ERR_RUNTIME, "git log exited with %d", st);
 	if (!rc)
@@ -270,7 +269,7 @@ int git_merge_base(const char *top, const char *a, const char *b, char sha[41],
 	int st, rc = 0;
 
 	sha[0] = '\0';
-	if (git(top, (const char *[]){ "merge-base", a, b, NULL }, &out, NULL, &st, err))
+	if (git_cmd(top, (const char *[]){ "merge-base", a, b, NULL }, &out, NULL, &st, err))
 		rc = -1;
 	else if (!st && out.len >= 40)
 		memcpy(sha, out.buf, 40), sha[40] = '\0';
@@ -283,7 +282,7 @@ int git_describe(const char *top, const char *sha, struct bisect_rec_commit *c, 
 	struct strbuf out = STRBUF_INIT;
 	int st, rc;
 
-	rc = git(top, (const char *[]){ "log", "-1", "--format=%H %h %s", sha, NULL }, &out, NULL,
+	rc = git_cmd(top, (const char *[]){ "log", "-1", "--format=%H %h %s", sha, NULL }, &out, NULL,
 		 &st, err);
 	if (!rc && (st || parse_commit_line(out.buf, c)))
 		rc = error_set(err, ERR_RUNTIME, "cannot read commit %s", sha);
