@@ -78,3 +78,13 @@ expect_sites_unchanged() {
 		i=$((i + 1))
 	done
 }
+# git_sandbox: for a script that builds git repositories in its scratch
+# directory: SKIP without git or a C compiler; T is the scratch directory,
+# and git reads no configuration of the machine's or the user's.
+git_sandbox() {
+	command -v git >/dev/null || { echo "SKIP: git is not installed"; exit 77; }
+	command -v cc >/dev/null || { echo "SKIP: no C compiler"; exit 77; }
+	T=$(pwd)
+	export GIT_CONFIG_NOSYSTEM=1 HOME="$T" GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t \
+		GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+}

@@ -7,11 +7,7 @@
 # by --timeout and skipped. Every metric is an exact count (allocations, via
 # the preload shim): nothing depends on the host's load.
 . "$TESTLIB"
-command -v git >/dev/null || { echo "SKIP: git is not installed"; exit 77; }
-command -v cc >/dev/null || { echo "SKIP: no C compiler"; exit 77; }
-T=$(pwd)
-export GIT_CONFIG_NOSYSTEM=1 HOME="$T" GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t \
-	GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+git_sandbox
 
 # A program allocating ALLOCS times a run (cost.h), or hanging (hang.h).
 start_repo() {

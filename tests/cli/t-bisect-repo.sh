@@ -11,11 +11,7 @@
 # and Ctrl-C during a build leave no build process; --build-timeout; the
 # lock per commit; the note on submodules.
 . "$TESTLIB"
-command -v git >/dev/null || { echo "SKIP: git is not installed"; exit 77; }
-command -v cc >/dev/null || { echo "SKIP: no C compiler"; exit 77; }
-T=$(pwd)
-export GIT_CONFIG_NOSYSTEM=1 HOME="$T" GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t \
-	GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+git_sandbox
 
 # The build, driven by files of the test: FAIL_ONCE fails it once; BLOCK_AT=N
 # makes the Nth build (counted in $T/count) write its pid to $T/building and

@@ -7,11 +7,7 @@
 # hint per bad input, and the resume after a kill -9 (the build of one
 # commit kills pmustat, so the interruption lands at a known step).
 . "$TESTLIB"
-command -v git >/dev/null || { echo "SKIP: git is not installed"; exit 77; }
-command -v cc >/dev/null || { echo "SKIP: no C compiler"; exit 77; }
-T=$(pwd)
-export GIT_CONFIG_NOSYSTEM=1 HOME="$T" GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t \
-	GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+git_sandbox
 
 # make_repo DIR CHANGES: commit 0 allocates 100 times a run; CHANGES is a
 # list of N:WHAT (break, fix, or a number of allocations) for commits 1..24.
