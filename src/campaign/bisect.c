@@ -705,17 +705,27 @@ static void take_profile(struct bisect_ctx *x, const struct analysed *an, const 
 			xstrdup(st->row[i].key), st->row[i].a[0], st->row[i].b[0], NAN, NAN, NAN };
 }
 
-/* The longest wall time of a run that finished, in seconds, or NaN. */
+/*
+ * The longest a run took, in seconds, or NaN: the largest wall time of a
+ * timed run, or of the gap from a run's start to the next one's (which
+ * covers the runs of every kind — instrumented, profiled — whose own wall
+ * time is not a valid value, and pmustat's time between them).
+ */
 static double slowest_run(const struct result *r)
 {
 	int m = result_metric_index(r, "wall-time");
 	double most = NAN;
 
-	for (size_t i = 0; m >= 0 && i < r->nruns; i++) {
-		const struct result_value *v = &r->runs[i].values[m];
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct result_run *run = &r->runs[i];
+		double t = NAN;
 
-		if (r->runs[i].status == RUN_OK && v->valid && !(v->value / 1e9 <= most))
-			most = v->value / 1e9;
+		if (m >= 0 && run->status == RUN_OK && run->values[m].valid)
+			t = run->values[m].value / 1e9;
+		if (i + 1 < r->nruns && run->status == RUN_OK)
+			t = fmax(t, r->runs[i + 1].start_time - run->start_time);
+		if (isfinite(t) && !(t <= most))
+			most = t;
 	}
 	return most;
 }
