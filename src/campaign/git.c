@@ -2,7 +2,8 @@
  * git's answers about a repository (git.h). Every command is
  * a fork and exec with its own argv, so a revision or a path is never read
  * by a shell; git's output is parsed in its porcelain or --format forms,
- * which do not change with the user's configuration or language. stderr is
+ * with the settings that would change them fixed on the command line
+ * (git_fixed), so neither the user's configuration nor language does. stderr is
  * kept so that a failure can quote git's own words.
  */
 #include <stdio.h>
@@ -13,20 +14,38 @@
 #include "core/strmap.h"
 #include "run/command.h"
 
-int git_cmd(const char *top, const char *const *args, struct strbuf *out,
-	    struct strbuf *errout, int *status, struct error *err)
-{
-	const char *argv[16] = { "git" };
-	size_t n = 1;
+/*
+ * Before every command: no optional locks (git status would refresh the
+ * user's index and take index.lock, failing a commit the user makes at
+ * that moment), and the user's configuration kept out of what is parsed:
+ * %h at git's own length (core.abbrev may ask for 40; the records hold
+ * 15), no signatures in git log's output (log.showSignature), no colour.
+ */
+static const char *const git_fixed[] = { "git", "--no-optional-locks", "-c", "core.abbrev=auto",
+					 "-c", "log.showSignature=false", "-c", "color.ui=never" };
+#define NFIXED (sizeof(git_fixed) / sizeof(git_fixed[0]))
 
-	for (; *args && n < 15; args++)
+int git_cmd_keeping(const char *top, const char *const *args, const int *keep,
+		    struct strbuf *out, struct strbuf *errout, int *status, struct error *err)
+{
+	const char *argv[NFIXED + 16];
+	size_t n = NFIXED;
+
+	memcpy(argv, git_fixed, sizeof(git_fixed));
+	for (; *args && n < NFIXED + 15; args++)
 		argv[n++] = *args;
 	argv[n] = NULL;
-	if (command_capture(top, (char *const *)argv, out, errout, status, err))
+	if (command_capture_keeping(top, (char *const *)argv, keep, out, errout, status, err))
 		return -1;
 	while (out && out->len && out->buf[out->len - 1] == '\n')
 		out->buf[--out->len] = '\0';
 	return 0;
+}
+
+int git_cmd(const char *top, const char *const *args, struct strbuf *out,
+	    struct strbuf *errout, int *status, struct error *err)
+{
+	return git_cmd_keeping(top, args, NULL, out, errout, status, err);
 }
 
 int git_toplevel(char **top, struct error *err)

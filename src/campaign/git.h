@@ -23,6 +23,11 @@
 int git_cmd(const char *dir, const char *const *args, struct strbuf *out,
 	    struct strbuf *errout, int *status, struct error *err);
 
+/* The same, keep's descriptors (ended by -1) inherited by git and all it
+ * starts (run/command.h): a lock on one lasts as long as they do. */
+int git_cmd_keeping(const char *dir, const char *const *args, const int *keep,
+		    struct strbuf *out, struct strbuf *errout, int *status, struct error *err);
+
 /* The top level of the work tree cwd is in (malloc'd), or -1 with a usage
  * error: not a git repository. */
 int git_toplevel(char **top, struct error *err);

@@ -28,6 +28,7 @@
 #include "run/spawn.h"
 
 #define LOCK_WAIT_MS 30000	/* a leftover build still being killed */
+#define REPO_WAIT_MS 600000	/* another pmustat's checkout of a large tree */
 #define TAIL_LINES 6
 
 static char *path_of(const struct revisions *r, const char *fmt, const char *sha)
@@ -267,18 +268,55 @@ static int add_failed(const char *sha, struct strbuf *e, struct error *err)
 			       "'git worktree list' shows the worktrees", sha);
 }
 
-static int make_worktree(const struct revisions *r, const char *sha, int *reused,
+/*
+ * The repository's lock, around making or removing one of our worktrees: a
+ * flock on git's common directory (advisory: git itself never takes one),
+ * inherited by the git commands run under it. A second pmustat on the same
+ * repository (another -o DIR) waits while ours — or a git ours started and
+ * that outlived it — is still making an entry, so an entry without its
+ * gitdir that is named after our commit is never another's half-made one.
+ */
+static int lock_repo(const struct revisions *r, int *fd, struct error *err)
+{
+	int waited = 0;
+
+	*fd = open(r->common, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*fd < 0)
+		return error_set(err, ERR_RUNTIME, "cannot open git's directory '%s': %s",
+				 r->common, strerror(errno));
+	while (flock(*fd, LOCK_EX | LOCK_NB)) {
+		if (errno != EWOULDBLOCK || waited >= REPO_WAIT_MS) {
+			error_set(err, ERR_RUNTIME, "another pmustat is making a worktree of '%s' "
+				  "(its git directory is locked)", r->top);
+			close(*fd);
+			*fd = -1;
+			return error_hint(err, "wait for it ('fuser %s' names its processes), "
+					       "then run the same command again", r->common);
+		}
+		if (!waited)
+			say(r, "waiting for another pmustat's worktree of %s%s", r->top, "");
+		poll(NULL, 0, 50);
+		waited += 50;
+	}
+	return 0;
+}
+
+static int make_worktree(const struct revisions *r, const char *sha, int log_fd, int *reused,
 			 struct error *err)
 {
 	struct strbuf e = STRBUF_INIT;
 	char *wt = revisions_worktree(r, sha), *done = path_of(r, "worktrees/%s.done", sha);
-	int st, rc = 0;
+	int keep[3] = { log_fd, -1, -1 }, st, rc = 0;
 
 	*reused = worktree_complete(r, sha);
-	if (!*reused) {
+	if (!*reused)
+		rc = lock_repo(r, &keep[1], err);
+	if (!*reused && !rc) {
+		/* git and all it starts hold both locks: a rerun after a kill
+		 * waits for a checkout still going on before it clears it. */
 		discard_worktree(r, sha);
-		if (git_cmd(r->top, (const char *[]){ "worktree", "add", "--detach", wt, sha, NULL },
-			NULL, &e, &st, err))
+		if (git_cmd_keeping(r->top, (const char *[]){ "worktree", "add", "--detach", wt, sha,
+							      NULL }, keep, NULL, &e, &st, err))
 			rc = -1;
 		else if (st)
 			rc = add_failed(sha, &e, err);
@@ -288,6 +326,8 @@ static int make_worktree(const struct revisions *r, const char *sha, int *reused
 		else
 			rc = outfile_replace(done, "", 0, err);
 	}
+	if (keep[1] >= 0)
+		close(keep[1]);
 	strbuf_release(&e);
 	free(wt);
 	free(done);
@@ -313,14 +353,14 @@ static int lock_log(const struct revisions *r, const char *sha, int *fd, struct 
 			       *fd < 0 ? strerror(errno) : "not a regular file");
 	while (!rc && flock(*fd, LOCK_EX | LOCK_NB)) {
 		if (errno != EWOULDBLOCK || waited >= LOCK_WAIT_MS) {
-			error_set(err, ERR_RUNTIME, "a build of %.12s is still running (its log "
-				  "'%s' is locked)", sha, log);
+			error_set(err, ERR_RUNTIME, "a build or checkout of %.12s is still running "
+				  "(its log '%s' is locked)", sha, log);
 			rc = error_hint(err, "wait for it to end ('fuser %s' names its "
 					     "processes), then run the same command again", log);
 			break;
 		}
 		if (!waited)
-			say(r, "waiting for a build of %.12s that is still running (%s is locked)",
+			say(r, "waiting for a build or checkout of %.12s that is still running (%s is locked)",
 			    sha, log);
 		poll(NULL, 0, 50);
 		waited += 50;
@@ -489,9 +529,9 @@ int revisions_prepare(struct revisions *r, const char *sha, const char *label,
 		free(wt);
 		return error_set(err, ERR_RUNTIME, "'%s' is not a commit hash", sha);
 	}
-	rc = r->o.build ? lock_log(r, sha, &log_fd, err) : 0;
+	rc = lock_log(r, sha, &log_fd, err);
 	if (!rc)
-		rc = make_worktree(r, sha, &reused, err);
+		rc = make_worktree(r, sha, log_fd, &reused, err);
 	out->submodules = !rc && has_submodules(r, sha);
 	if (!rc && r->o.build) {
 		out->log = path_of(r, "builds/%s.log", sha);
@@ -535,18 +575,18 @@ void revisions_log_tail(const struct revisions *r, const char *sha, struct strbu
 int revisions_remove(struct revisions *r, const char *sha, struct error *err)
 {
 	char *wt = revisions_worktree(r, sha), *status = path_of(r, "builds/%s.status", sha);
-	int log_fd = -1, st, rc = 0;
+	int keep[3] = { -1, -1, -1 }, st, rc = 0;
 	struct strbuf e = STRBUF_INIT;
 	struct stat sb;
 
 	if (!is_sha(sha, 40))
 		rc = error_set(err, ERR_RUNTIME, "'%s' is not a commit hash", sha);
-	else if (r->o.build)
-		rc = lock_log(r, sha, &log_fd, err);
+	else
+		rc = lock_log(r, sha, &keep[0], err) || lock_repo(r, &keep[1], err) ? -1 : 0;
 	/* git's own removal for a complete one; ours for what is left. */
 	if (!rc && worktree_complete(r, sha))
-		git_cmd(r->top, (const char *[]){ "worktree", "remove", "--force", "--force", wt, NULL },
-		    NULL, &e, &st, err);
+		git_cmd_keeping(r->top, (const char *[]){ "worktree", "remove", "--force", "--force",
+							  wt, NULL }, keep, NULL, &e, &st, err);
 	if (!rc) {
 		error_clear(err);
 		discard_worktree(r, sha);
@@ -554,8 +594,9 @@ int revisions_remove(struct revisions *r, const char *sha, struct error *err)
 		if (!lstat(wt, &sb))
 			rc = error_set(err, ERR_RUNTIME, "cannot remove the worktree '%s'", wt);
 	}
-	if (log_fd >= 0)
-		close(log_fd);
+	for (size_t i = 0; i < 2; i++)
+		if (keep[i] >= 0)
+			close(keep[i]);
 	strbuf_release(&e);
 	free(wt);
 	free(status);

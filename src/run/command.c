@@ -10,17 +10,32 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define COMMAND_OUTPUT_MAX ((size_t)64 << 20)
+/* git log of a few hundred thousand commits with long subjects is tens of
+ * MiB: the cap only stops a runaway. */
+#define COMMAND_OUTPUT_MAX ((size_t)1 << 30)
 
+/*
+ * The command dies with pmustat (a kill -9 runs no handler): its death
+ * signal is SIGKILL, and a parent already gone before it was set is seen
+ * by getppid. Its own children are not reached that way: a caller that
+ * must know when the last of them is gone passes a locked descriptor in
+ * keep, which they all inherit, and waits for the lock.
+ */
 static void __attribute__((noreturn)) child(const char *dir, char *const *argv, int out,
-					    int errfd)
+					    int errfd, pid_t parent, const int *keep)
 {
 	int null = open("/dev/null", O_RDONLY);
 
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(127);
+	for (; keep && *keep >= 0; keep++)
+		fcntl(*keep, F_SETFD, 0);
 	if (null >= 0)
 		dup2(null, 0);
 	dup2(out, 1);
@@ -46,9 +61,16 @@ static int wait_status(pid_t pid, int *status)
 int command_capture(const char *dir, char *const *argv, struct strbuf *out,
 		    struct strbuf *errout, int *status, struct error *err)
 {
+	return command_capture_keeping(dir, argv, NULL, out, errout, status, err);
+}
+
+int command_capture_keeping(const char *dir, char *const *argv, const int *keep,
+			    struct strbuf *out, struct strbuf *errout, int *status,
+			    struct error *err)
+{
 	struct strbuf sink = STRBUF_INIT;
+	pid_t pid, self = getpid();
 	int pfd[2], efd;
-	pid_t pid;
 
 	if (pipe2(pfd, O_CLOEXEC))
 		return error_set(err, ERR_RUNTIME, "cannot run '%s': %s", argv[0],
@@ -64,7 +86,7 @@ int command_capture(const char *dir, char *const *argv, struct strbuf *out,
 		return -1;
 	}
 	if (!pid)
-		child(dir, argv, pfd[1], efd);
+		child(dir, argv, pfd[1], efd, self, keep);
 	close(pfd[1]);
 	strbuf_read_fd(out ? out : &sink, pfd[0], COMMAND_OUTPUT_MAX);
 	strbuf_release(&sink);

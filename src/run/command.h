@@ -17,9 +17,20 @@
  * appended to out and stderr to errout (either may be NULL: discarded).
  * *status is the exit code, or 128 + the signal (127: it could not be
  * exec'd). -1 with err only when it could not be started or waited for.
+ * The command is killed if pmustat dies first (its death signal).
  */
 int command_capture(const char *dir, char *const *argv, struct strbuf *out,
 		    struct strbuf *errout, int *status, struct error *err);
+
+/*
+ * The same, the descriptors of keep (ended by -1) left open in the command
+ * and so in everything it starts: a lock held on one of them lasts until
+ * the last of those processes is gone. The command itself is killed when
+ * pmustat dies (SIGKILL as its death signal); what it started is not.
+ */
+int command_capture_keeping(const char *dir, char *const *argv, const int *keep,
+			    struct strbuf *out, struct strbuf *errout, int *status,
+			    struct error *err);
 
 /* The line of errout to quote in a message: git's "fatal:" (or "error:")
  * line when there is one, else the last non-empty line, else "said

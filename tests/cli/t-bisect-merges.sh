@@ -105,6 +105,16 @@ most=$(sort -n counts | tail -1)
 [ "$most" -le 4 ] || fail "$most worktrees at once: decided candidates' worktrees were kept"
 [ -z "$(ls r7/worktrees)" ] || fail "worktrees left at the end: $(ls r7/worktrees)"
 
+# --- the user's configuration does not change what is parsed, and the
+# user's index is not written (git status would refresh it after a touch).
+(cd m && git config core.abbrev 20 && git config color.ui always && touch notes.txt)
+idx=$(stat -c %y m/.git/index)
+bisect m --good bad~1 --bad bad --build 'cc -o prog prog.c' -m allocs -o "$T/r8" -- ./prog
+[ "$(cat rc)" = 0 ] || { cat out err; fail "bisect with core.abbrev 20 exited $(cat rc)"; }
+expect_eq "$(jv r8/bisect.json culprit.commit)" "$a1" "A1 again, from bad's first parent"
+expect_eq "$(stat -c %y m/.git/index)" "$idx" "the user's index, untouched"
+(cd m && git config --unset core.abbrev && git config --unset color.ui)
+
 # --- endpoints that are not in order -----------------------------------------
 bisect m --good a --bad main~1 -- ./prog
 expect_rc 2 "diverged"

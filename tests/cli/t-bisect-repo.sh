@@ -220,7 +220,7 @@ if command -v flock >/dev/null; then
 		--build "sh $T/build.sh" -m allocs -o "$T/r9" -- ./prog >"$T/out" 2>"$T/err") &
 	pm=$!
 	i=0
-	until grep -q "waiting for a build of" err 2>/dev/null; do
+	until grep -q "waiting for a build or checkout of" err 2>/dev/null; do
 		i=$((i + 1)); [ "$i" -le 400 ] || { touch release; fail "no wait for the lock"; }
 		sleep 0.05
 	done
