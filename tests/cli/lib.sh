@@ -88,3 +88,14 @@ git_sandbox() {
 	export GIT_CONFIG_NOSYSTEM=1 HOME="$T" GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t \
 		GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
 }
+# poll SECONDS CMD...: run CMD until it succeeds, every 20 ms, for at most
+# SECONDS of wall time; 1 when it never did. A bound in time, not in tries:
+# on a loaded host a try may take long.
+poll() {
+	_end=$(($(date +%s) + $1))
+	shift
+	until "$@"; do
+		[ "$(date +%s)" -lt "$_end" ] || return 1
+		sleep 0.02
+	done
+}

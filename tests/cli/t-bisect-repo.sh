@@ -194,28 +194,29 @@ found r6 "resumed after Ctrl-C during a build"
 
 # --- --build-timeout: the first candidate's build (the third) blocks --------------
 rm -f count building
-BLOCK_AT=3 bisect one "$T/r7" --build-timeout 1
+BLOCK_AT=3 bisect one "$T/r7" --build-timeout 8
 found r7 "a candidate's build timed out"
 gone "$(cat building)"
 expect_eq "$(jv r7/bisect.json steps.0.outcome)" skipped "the candidate whose build timed out"
-expect_in r7/bisect.json "timed out after 1 s"
-expect_in err "timed out after 1 s"
+expect_in r7/bisect.json "timed out after 8 s"
+expect_in err "timed out after 8 s"
 rm -f count building
-BLOCK_AT=1 bisect one "$T/r8" --build-timeout 1
+BLOCK_AT=1 bisect one "$T/r8" --build-timeout 8
 expect_rc 1 "the good commit's build timed out"
 expect_in err "error: the build of the good commit"
-expect_in err "timed out after 1 s"
+expect_in err "timed out after 8 s"
 expect_in err "hint: give it longer (--build-timeout)"
 gone "$(cat building)"
 
 # --- one build per commit: a held lock is waited for ---------------------------
 if command -v flock >/dev/null; then
-	rm -f count release
+	rm -f count release held
 	mkdir -p r9/builds
 	g=$(cd one && git rev-parse HEAD~8)
 	: >"r9/builds/$g.log"
-	flock "r9/builds/$g.log" sh -c "until [ -e '$T/release' ]; do sleep 0.05; done" &
+	flock "r9/builds/$g.log" sh -c "echo held >'$T/held'; until [ -e '$T/release' ]; do sleep 0.05; done" &
 	holder=$!
+	await held
 	(cd one && T="$T" exec "$PMUSTAT" bisect --seed 7 --good HEAD~8 --bad HEAD \
 		--build "sh $T/build.sh" -m allocs -o "$T/r9" -- ./prog >"$T/out" 2>"$T/err") &
 	pm=$!

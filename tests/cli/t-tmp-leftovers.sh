@@ -21,8 +21,8 @@ chmod +x wait.sh
 mkfifo go
 "$PMUSTAT" stat -q -m allocs -r 1 -- ./wait.sh >/dev/null 2>&1 &
 pid=$!
-i=0
-while ! ls tmp | grep -q "^pmustat-calls\.$pid-" && [ $i -lt 20000 ]; do i=$((i+1)); done
+calls_dir() { ls tmp | grep -q "^pmustat-calls\.$pid-"; }
+poll 60 calls_dir
 killed=$(ls tmp | grep "^pmustat-calls\.$pid-") ||
 	{ kill -9 $pid; fail "no call-count directory of pmustat $pid"; }
 kill -9 $pid
@@ -78,9 +78,9 @@ stop() {	# the compare (its program released), on every path
 	pid=""
 }
 trap stop EXIT
-i=0
 # (its last link made: the directory is complete)
-while ! [ -L "$(echo tmp/pmustat-exec-$pid-*/1/block.sh)" ] && [ $i -lt 20000 ]; do i=$((i+1)); done
+exec_link() { [ -L "$(echo tmp/pmustat-exec-$pid-*/1/block.sh)" ]; }
+poll 60 exec_link
 exec_dir=$(ls tmp | grep "^pmustat-exec-$pid-") || fail "no exec directory of pmustat $pid"
 # A pmustat started meanwhile keeps the running one's directory.
 run_pm 0 stat -r 1 -- true

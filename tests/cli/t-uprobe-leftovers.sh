@@ -46,8 +46,7 @@ trap cleanup EXIT
 mkfifo go
 setsid "$PMUSTAT" stat -q --profile=allocs -r 1 -- "$S" 10 wait >/dev/null 2>&1 &
 pid=$!
-i=0
-while ! grep -q "^[pr]:pmustat_${pid}_" "$ev" && [ $i -lt 20000 ]; do i=$((i+1)); done
+poll 60 grep -q "^[pr]:pmustat_${pid}_" "$ev"
 group=$(grep -o "^[pr]:pmustat_${pid}_[^/]*" "$ev" | head -n 1 | cut -c3-)
 [ -n "$group" ] || fail "no trace events of pmustat $pid"
 case $group in
@@ -82,8 +81,8 @@ wait $pid 2>/dev/null
 pid=""
 exec 3<>go	# let the orphaned program end
 exec 3>&-
-i=0
-while pgrep -f "^$S 10 wait" >/dev/null && [ $i -lt 2000 ]; do i=$((i+1)); done
+prog_gone() { ! pgrep -f "^$S 10 wait" >/dev/null; }
+poll 60 prog_gone || fail "the orphaned program did not end"
 has_group "$group" || fail "the killed pmustat's trace events went with it"
 
 run_pm 0 stat -r 1 -- true
