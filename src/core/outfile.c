@@ -8,6 +8,7 @@
  */
 #include "core/outfile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,10 +17,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/owner.h"
 #include "core/strbuf.h"
 
-/* How much of the output's name goes into a temporary name: with the dot
- * and ".XXXXXX" it stays below NAME_MAX (255) for any output name. */
+/* How much of the output's name goes into a temporary name: with the dot,
+ * the owner (".pm-PID-START", at most 33) and ".XXXXXX" it stays below
+ * NAME_MAX (255) for any output name. */
 #define TEMP_BASE_MAX 200
 
 static const struct {
@@ -99,15 +102,52 @@ static int cannot_write(const char *path, const char *opt, enum error_kind kind,
 	return error_hint(err, "choose a writable path");
 }
 
+/*
+ * A temporary file is named after its output and its owner:
+ * .NAME.pm-PID-START.XXXXXX. A kill -9 while a long document streams into
+ * one leaves it (hundreds of MB for a long campaign), so before making one
+ * the temporaries of the same output whose owner is gone (core/owner.h)
+ * are removed: regular files of this user only.
+ */
+static void sweep_temps(const char *dir, const char *base)
+{
+	struct strbuf prefix = STRBUF_INIT;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	strbuf_addf(&prefix, ".%.*s.pm-", TEMP_BASE_MAX, base);
+	while (d && (e = readdir(d))) {
+		long pid;
+		unsigned long long start;
+		int end = 0;
+		struct stat st;
+
+		if (strncmp(e->d_name, prefix.buf, prefix.len) ||
+		    sscanf(e->d_name + prefix.len, "%ld-%llu.%*6[A-Za-z0-9]%n", &pid, &start,
+			   &end) != 2 || !end || e->d_name[prefix.len + (size_t)end] ||
+		    !owner_gone(pid, start))
+			continue;
+		if (!fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode) &&
+		    st.st_uid == geteuid())
+			unlinkat(dirfd(d), e->d_name, 0);
+	}
+	if (d)
+		closedir(d);
+	strbuf_release(&prefix);
+}
+
 /* Create a temporary file next to path; tmp receives its name. */
 static int make_temp(const char *path, struct strbuf *tmp)
 {
 	const char *slash = strrchr(path, '/');
 	const char *base = slash ? slash + 1 : path;
+	long self = (long)getpid();
 
 	if (slash)
 		strbuf_add(tmp, path, (size_t)(base - path));
-	strbuf_addf(tmp, ".%.*s.XXXXXX", TEMP_BASE_MAX, base);
+	sweep_temps(tmp->len ? tmp->buf : ".", base);
+	strbuf_addf(tmp, ".%.*s.pm-%ld-%llu.XXXXXX", TEMP_BASE_MAX, base, self,
+		    owner_start(self));
 	return mkostemp(tmp->buf, O_CLOEXEC);
 }
 

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "core/outfile.h"
+#include "core/owner.h"
 #include "core/strbuf.h"
 
 struct dir {
@@ -288,6 +289,44 @@ static void test_replace_ignores_planted_temp_links(void **state)
 		assert_link(link, target);
 	}
 	assert_int_equal(count_entries(d->path), 2 + sizeof(planted) / sizeof(*planted));
+}
+
+/* A killed writer's temporary is removed by the next write of the same
+ * output; a live writer's, another output's, a link and a name of another
+ * form are kept. */
+static void test_replace_sweeps_dead_temps(void **state)
+{
+	struct dir *d = *state;
+	struct error err;
+	char out[128], name[256], target[128];
+	long self = (long)getpid();
+	unsigned long long start = owner_start(self);
+
+	error_clear(&err);
+	assert_true(start > 0);
+	snprintf(out, sizeof(out), "%s", path_in(d, "out.json"));
+	snprintf(target, sizeof(target), "%s", path_in(d, "target"));
+	put(target, "precious");
+	/* gone: this pid with another start (reused); kept: the live one */
+	snprintf(name, sizeof(name), "%s/.out.json.pm-%ld-%llu.a1B2c3", d->path, self, start + 1);
+	put(name, "half a document");
+	snprintf(name, sizeof(name), "%s/.out.json.pm-%ld-%llu.d4E5f6", d->path, self, start);
+	put(name, "being written");
+	snprintf(name, sizeof(name), "%s/.other.json.pm-%ld-%llu.a1B2c3", d->path, self, start + 1);
+	put(name, "another output's");
+	snprintf(name, sizeof(name), "%s/.out.json.pm-%ld-%llu.g7H8i9", d->path, self, start + 1);
+	assert_int_equal(symlink(target, name), 0);
+	snprintf(name, sizeof(name), "%s/.out.json.pm-%ld-%llu.a1B2c3.bak", d->path, self,
+		 start + 1);
+	put(name, "not a temporary");
+	assert_int_equal(outfile_replace(out, "result\n", 7, &err), 0);
+	snprintf(name, sizeof(name), "%s/.out.json.pm-%ld-%llu.a1B2c3", d->path, self, start + 1);
+	assert_int_equal(access(name, F_OK), -1);
+	snprintf(name, sizeof(name), "%s/.out.json.pm-%ld-%llu.d4E5f6", d->path, self, start);
+	assert_content(name, "being written");
+	assert_content(target, "precious");
+	/* out.json, target, the live one, the other output's, the link, .bak */
+	assert_int_equal(count_entries(d->path), 6);
 }
 
 /* Files may grow to `bytes` only; SIGXFSZ ignored so the write fails instead. */
@@ -572,6 +611,7 @@ int main(void)
 		T(test_replace_writes_and_keeps_mode),
 		T(test_replace_refuses_symlink_and_fifo),
 		T(test_replace_ignores_planted_temp_links),
+		T(test_replace_sweeps_dead_temps),
 		T(test_replace_failure_leaves_old_file),
 		T(test_stream_writes_same_bytes),
 		T(test_stream_failure_midstream_leaves_old_file),
