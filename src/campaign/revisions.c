@@ -23,6 +23,7 @@
 
 #include "campaign/git.h"
 #include "core/outfile.h"
+#include "core/safeopen.h"
 #include "core/words.h"
 #include "run/command.h"
 #include "run/spawn.h"
@@ -553,14 +554,23 @@ int revisions_prepare(struct revisions *r, const char *sha, const char *label,
 	return rc;
 }
 
+/* The log's last TAIL_BYTES are enough for its last lines, however long
+ * the build's output was. */
+#define TAIL_BYTES 65536
 void revisions_log_tail(const struct revisions *r, const char *sha, struct strbuf *out)
 {
 	char *path = path_of(r, "builds/%s.log", sha);
 	struct strbuf all = STRBUF_INIT;
+	int fd = safeopen_read(path, SAFEOPEN_NOFOLLOW);
+	struct stat st;
 	const char *p;
 	int lines = 0;
 
-	strbuf_read_regular(&all, path, (size_t)4 << 20);
+	if (fd >= 0 && !fstat(fd, &st) &&
+	    lseek(fd, st.st_size > TAIL_BYTES ? st.st_size - TAIL_BYTES : 0, SEEK_SET) >= 0)
+		strbuf_read_fd(&all, fd, TAIL_BYTES);
+	if (fd >= 0)
+		close(fd);
 	p = all.buf + all.len;
 	while (p > all.buf && lines < TAIL_LINES)
 		if (*--p == '\n')

@@ -115,6 +115,16 @@ expect_eq "$(jv r8/bisect.json culprit.commit)" "$a1" "A1 again, from bad's firs
 expect_eq "$(stat -c %y m/.git/index)" "$idx" "the user's index, untouched"
 (cd m && git config --unset core.abbrev && git config --unset color.ui)
 
+# --- a failed build's last lines are shown however long its log (5 MB here)
+start_repo n
+touch noisy && git add noisy && git commit -qm "a noisy failing build"
+git rm -q noisy && costly
+cd "$T"
+bisect n --good good --bad main --shell -m allocs -o "$T/r9" --build \
+	'if [ -e noisy ]; then head -c 5000000 /dev/zero | tr "\0" x; echo; echo "the last words"; exit 1; fi; cc -o prog prog.c' -- ./prog
+expect_rc 5 "only a skipped commit left"
+expect_in err "the last words"
+
 # --- endpoints that are not in order -----------------------------------------
 bisect m --good a --bad main~1 -- ./prog
 expect_rc 2 "diverged"
