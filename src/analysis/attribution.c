@@ -191,22 +191,64 @@ static size_t drop_uncertain(const struct result *r, const struct chain_info *ci
 	return k;
 }
 
+/* A timed run: one that carries the clean figures (not a mechanism's own). */
+static int timed(const struct result_run *run)
+{
+	return !run->warmup && !run->simulated && !run->traced && !run->instrumented &&
+	       run->status == RUN_OK;
+}
+
+/*
+ * The mean wall-time difference of variant v from the baseline, paired by
+ * block over the campaign's timed runs: the profiled runs are blocks of
+ * their own whose wall time is not a valid value (it carries the sampler's
+ * cost), so reading it there gave +0 ns for every variant.
+ */
+static double timed_wall_delta(const struct result *r, size_t v, const struct attribution_pairs *p)
+{
+	int wall = result_metric_index(r, "wall-time"), nblocks = 0;
+	double *wa, *wb, sum = 0;
+	size_t n = 0;
+
+	if (wall < 0 || !p->n)
+		return NAN;
+	for (size_t i = 0; i < r->nruns; i++)
+		nblocks = r->runs[i].block + 1 > nblocks ? r->runs[i].block + 1 : nblocks;
+	wa = xcalloc((size_t)nblocks + 1, sizeof(*wa));
+	wb = xcalloc((size_t)nblocks + 1, sizeof(*wb));
+	for (size_t i = 0; i < (size_t)nblocks; i++)
+		wa[i] = wb[i] = NAN;
+	for (size_t i = 0; i < r->nruns; i++) {
+		const struct result_run *run = &r->runs[i];
+		double *into = (size_t)run->variant == (size_t)r->baseline ? wa
+			       : (size_t)run->variant == v ? wb : NULL;
+
+		if (into && run->block >= 0 && timed(run) && run->values[wall].valid)
+			into[run->block] = run->values[wall].value;
+	}
+	for (size_t b = 0; b < (size_t)nblocks; b++)
+		if (isfinite(wa[b]) && isfinite(wb[b])) {
+			sum += wb[b] - wa[b];
+			n++;
+		}
+	free(wa);
+	free(wb);
+	return n ? sum / (double)n : NAN;
+}
+
 static void attribute_variant(const struct result *r, size_t v, int samples,
 			      const struct chain_info *ci, struct attribution *at)
 {
 	struct attribution_pairs p;
 	struct attribution_fn *all = xcalloc(r->nmetrics + 1, sizeof(*all));
 	struct attribution_fn *incl = xcalloc(r->nmetrics + 1, sizeof(*incl));
-	int wall = result_metric_index(r, "wall-time");
 	size_t n = 0, ni = 0;
 
 	memset(at, 0, sizeof(*at));
 	at->variant = v;
 	find_pairs(r, v, samples, &p);
 	at->blocks = p.n;
-	at->dwall = wall >= 0 && p.n ? mean_of(r, p.ib, p.n, (size_t)wall) -
-					      mean_of(r, p.ia, p.n, (size_t)wall)
-				    : NAN;
+	at->dwall = timed_wall_delta(r, v, &p);
 	for (size_t m = 0; m < r->nmetrics; m++) {
 		if (has_prefix(&r->metrics[m], PROFILE_INCL)) {
 			measure_fn(r, &p, m, &incl[ni++]);

@@ -32,7 +32,8 @@ struct attribution_fn {
 struct attribution {
 	size_t variant;
 	size_t blocks;		/* profiled complete blocks */
-	double dwall;		/* mean paired wall-time difference, ns (NaN if none) */
+	double dwall;		/* mean wall-time difference of the timed runs, paired
+				 * by block, ns (NaN if none) */
 	double total_a, total_b;	/* mean profiled time per run */
 	struct attribution_fn *fn;	/* shown functions, by |delta| descending */
 	size_t nfn;

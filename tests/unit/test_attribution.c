@@ -249,6 +249,50 @@ static void test_no_profile(void **state)
  * total 95 ms; no incl: metric, so no inclusive time. Block 1's B run has
  * no sample count (not profiled): the pairs are blocks 0 and 2.
  */
+/* The heading's wall-time change is the timed runs', paired by block: the
+ * profiled runs are blocks of their own whose wall time is not valid (it
+ * read +0 ns for every variant). */
+static void test_wall_from_timed_runs(void **state)
+{
+	const double base[] = { 50e6 }, extra[] = { 20e6 };
+	struct attribution_set s;
+	struct result r;
+
+	(void)state;
+	build(&r, 3, base, extra, 1, 0, 1);
+	for (size_t i = 0; i < r.nruns; i++) {
+		r.runs[i].instrumented = 1;
+		r.runs[i].values[0].valid = 0;
+	}
+	for (int b = 0; b < 4; b++)
+		for (int v = 0; v < 2; v++) {
+			struct result_run *run = result_add_run(&r);
+
+			run->block = 10 + b;
+			run->variant = v;
+			run->status = RUN_OK;
+			run->values[0].valid = 1;
+			run->values[0].value = 100e6 + 1e6 * b + (v ? 30e6 : 0);
+		}
+	/* blocks where B's run is a warm-up or failed do not count */
+	for (int k = 0; k < 4; k++) {
+		struct result_run *run = result_add_run(&r);
+
+		run->block = 20 + k / 2;
+		run->variant = k % 2;
+		run->warmup = k == 1;
+		run->status = k == 3 ? RUN_FAILED : RUN_OK;
+		run->values[0].valid = 1;
+		run->values[0].value = k % 2 ? 1e12 : 100e6;
+	}
+	attribution_compute(&r, &s);
+	assert_int_equal(s.n, 1);
+	assert_true(fabs(s.a[0].dwall - 30e6) < 1e-3);
+	assert_int_equal(s.a[0].blocks, 3);
+	attribution_release(&s);
+	result_release(&r);
+}
+
 static void test_top_and_pairs(void **state)
 {
 	const double base[] = { 50e6, 30e6, 5e6 }, extra[] = { 0, 20e6, 0 };
@@ -286,6 +330,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_top_and_pairs),
+		cmocka_unit_test(test_wall_from_timed_runs),
 		cmocka_unit_test(test_known_extra),
 		cmocka_unit_test(test_share_of_profiled_change),
 		cmocka_unit_test(test_sim_below_threshold),
