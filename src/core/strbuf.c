@@ -57,12 +57,23 @@ void xalloc_exhausted(void)
 	__atomic_store_n(&reserve_spent, 1, __ATOMIC_SEQ_CST);
 }
 
+/*
+ * Out of memory with the reserve spent, outside a guarded region: nothing
+ * useful can go on, so pmustat ends as after any runtime error — one line
+ * with a hint, exit code 1 — rather than by abort() (exit 134, a core
+ * dump, an undocumented code). Nothing is flushed: that could need memory.
+ */
 static void *out_of_memory(void)
 {
+	static const char msg[] = "error: out of memory\nhint: pmustat needs more memory than "
+				  "it may use here: raise the limit ('ulimit -v') or ask for less "
+				  "(fewer runs or blocks)\n";
+
 	/* inside an oomguard region (libdw work): back to its start */
 	oomguard_fail("out of memory");
-	fputs("fatal: out of memory\n", stderr);
-	abort();
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		_exit(1);
+	_exit(1);
 }
 
 void *xmalloc(size_t n)
