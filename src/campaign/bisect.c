@@ -934,13 +934,12 @@ static int skip_candidate(struct bisect_ctx *x, struct bisect_rec_step *s, const
 static void drop_decided(struct bisect_ctx *x, const struct bisect_rec_step *s)
 {
 	const char *gone = s->c.sha;
+	char prev[41];
 	struct error e;
 
 	if (x->o->keep_worktrees)
 		return;
 	if (s->call == CALL_LIKE_BAD) {
-		char prev[41];
-
 		memcpy(prev, x->last_bad, sizeof(prev));
 		memcpy(x->last_bad, s->c.sha, sizeof(x->last_bad));
 		if (!prev[0])
