@@ -1,7 +1,7 @@
 #!/bin/sh
 # Run 'make check' N times in a row (default 5) with a competing CPU load:
-# one endless loop of build/busy per online CPU, started before the first
-# run and stopped after the last (also on Ctrl-C). Each run's log is kept in
+# endless loops of build/busy (LOOPS of them, default one per online CPU),
+# started before the first run and stopped after the last (also on Ctrl-C). Each run's log is kept in
 # LOGDIR (default check-under-load/), and one line per run says PASS or FAIL
 # with its seconds and the host's load average. Exit 0 only when every run
 # passed. This is how the "make check passes five times under load" claims
@@ -13,7 +13,7 @@ n=${1:-5}
 logs=${2:-check-under-load}
 mkdir -p "$logs" || exit 1
 make --no-print-directory all >/dev/null || exit 1
-cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+cpus=${LOOPS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 pids=""
 stop() {
 	for p in $pids; do
